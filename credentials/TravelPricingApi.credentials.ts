@@ -1,0 +1,66 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** The access token that every endpoint but the airports reference takes (spec part 5). */
+export class TravelPricingApi implements ICredentialType {
+	name = 'travelPricingApi';
+
+	displayName = 'Travel Pricing API';
+
+	icon: Icon = { light: 'file:travelPricing.svg', dark: 'file:travelPricing.dark.svg' };
+
+	documentationUrl = 'https://github.com/travel-pricing/n8n-nodes-travel-pricing#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description: 'The address of the Hotel Rate, Event and Schedule Data Service, without a path',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Sent as "Authorization: Bearer <token>" on every request but the airports reference',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	// The cheapest request that only a valid token passes: one event of the first page.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/eventimpact/',
+			method: 'POST',
+			qs: { eventsImpactPerPage: 1, pageNumber: 1 },
+			body: { eventStatusCode: 0 },
+			json: true,
+		},
+	};
+
+	httpRequestNode = {
+		name: 'Travel Pricing',
+		docsUrl: 'https://github.com/travel-pricing/n8n-nodes-travel-pricing#credentials',
+		apiBaseUrlPlaceholder: 'https://api.example.com/hotelinfo',
+	};
+}

@@ -1,0 +1,223 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	sleepWithAbort,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type INode,
+	type IWebhookFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import {
+	DEFAULT_RETRY_POLICY,
+	RETRYABLE_NETWORK_CODES,
+	RETRYABLE_STATUSES,
+	RETRYABLE_STATUSES_READ_ONLY,
+	nextRetryDelay,
+	parseRetryAfter,
+	type RetryPolicy,
+} from './retry';
+
+export type TravelPricingContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+export const ACCESS_TOKEN_CREDENTIAL = 'travelPricingApi';
+export const AIRPORTS_CREDENTIAL = 'travelPricingAirportsApi';
+
+const AIRPORTS_PATH = '/api/v1/references/airports';
+
+export interface ApiRequestOptions {
+	body?: IDataObject | IDataObject[];
+	qs?: IDataObject;
+	retry?: RetryPolicy;
+	/** True for lookups and searches, which may be retried after a 500 (see retry.ts). */
+	readOnly?: boolean;
+	/** What 403 and 404 name, for example "shop 42". */
+	resource?: string;
+	itemIndex?: number;
+}
+
+interface FullResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+/** Spec part 5: the airports reference takes the API key; every other endpoint the access token. */
+export function credentialFor(endpoint: string): string {
+	return endpoint.startsWith(AIRPORTS_PATH) ? AIRPORTS_CREDENTIAL : ACCESS_TOKEN_CREDENTIAL;
+}
+
+export function joinUrl(baseUrl: string, endpoint: string): string {
+	return `${baseUrl.trim().replace(/\/+$/, '')}${endpoint.startsWith('/') ? '' : '/'}${endpoint}`;
+}
+
+/**
+ * The one function that talks to the service: picks the credential by endpoint, retries
+ * throttling and passing failures within the policy, and turns every failure into a NodeApiError
+ * a user can act on. The credential itself puts the secret on the wire, so none passes through here.
+ */
+export async function apiRequest<T = unknown>(
+	this: TravelPricingContext,
+	method: IHttpRequestMethods,
+	endpoint: string,
+	options: ApiRequestOptions = {},
+): Promise<T> {
+	const credentialType = credentialFor(endpoint);
+	const credentials = await this.getCredentials<{ baseUrl: string }>(credentialType);
+	const request: IHttpRequestOptions = {
+		method,
+		url: joinUrl(credentials.baseUrl, endpoint),
+		qs: options.qs,
+		body: options.body,
+		json: true,
+		headers: { Accept: 'application/json' },
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+	const retryable = options.readOnly ? RETRYABLE_STATUSES_READ_ONLY : RETRYABLE_STATUSES;
+	const abortSignal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+
+	let waitedMs = 0;
+	for (let attempt = 1; ; attempt++) {
+		let response: FullResponse | undefined;
+		let networkCode: string | undefined;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				credentialType,
+				request,
+			)) as FullResponse;
+		} catch (error) {
+			if (error instanceof NodeOperationError) {
+				throw new NodeOperationError(this.getNode(), error, { itemIndex: options.itemIndex });
+			}
+			networkCode = findNetworkCode(error);
+			if (networkCode === undefined || !RETRYABLE_NETWORK_CODES.has(networkCode)) {
+				throw networkError(this.getNode(), networkCode, options.itemIndex);
+			}
+		}
+
+		if (response && response.statusCode < 300) return response.body as T;
+		const status = response?.statusCode;
+		const retryAfterMs = response ? parseRetryAfter(response.headers['retry-after']) : undefined;
+		const canRetry = status === undefined || retryable.has(status);
+		const delay = canRetry ? nextRetryDelay(policy, attempt, waitedMs, retryAfterMs) : undefined;
+		if (delay === undefined) {
+			if (response === undefined) {
+				throw networkError(this.getNode(), networkCode, options.itemIndex, attempt, waitedMs);
+			}
+			throw statusError(this.getNode(), response, credentialType, options, attempt, waitedMs);
+		}
+		await sleepWithAbort(delay, abortSignal);
+		waitedMs += delay;
+	}
+}
+
+/** Finds a socket error code (ECONNRESET...) anywhere in n8n's and axios' chain of causes. */
+function findNetworkCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/** The service's own reason from an error body; the spec leaves the body's shape open. */
+export function serviceReason(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() || undefined;
+	if (!body || typeof body !== 'object') return undefined;
+	const fields = body as Record<string, unknown>;
+	for (const key of ['message', 'reason', 'error_description', 'detail', 'error', 'errors']) {
+		const value = fields[key];
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+		if (Array.isArray(value) && value.length > 0) return value.map((entry) => serviceReason(entry) ?? JSON.stringify(entry)).join('; ');
+		if (value && typeof value === 'object') {
+			const nested = serviceReason(value);
+			if (nested) return nested;
+		}
+	}
+	return undefined;
+}
+
+function statusError(
+	node: INode,
+	response: FullResponse,
+	credentialType: string,
+	options: ApiRequestOptions,
+	attempts: number,
+	waitedMs: number,
+): NodeApiError {
+	const status = response.statusCode;
+	const reason = serviceReason(response.body);
+	const resource = options.resource ?? 'the requested resource';
+	const credentialName =
+		credentialType === AIRPORTS_CREDENTIAL ? 'Travel Pricing Airports API' : 'Travel Pricing API';
+	const tries = `${attempts} ${attempts === 1 ? 'attempt' : 'attempts'} over ${(waitedMs / 1000).toFixed(1)} s`;
+
+	let message: string;
+	let description: string | undefined;
+	switch (status) {
+		case 400:
+			message = `The service rejected the request: ${reason ?? 'bad request'}`;
+			description = 'Check the fields named in the message.';
+			break;
+		case 401:
+			message = 'Authentication failed';
+			description = `Check the ${credentialType === AIRPORTS_CREDENTIAL ? 'API key' : 'access token'} in the "${credentialName}" credential, and that the account's validity has not expired.`;
+			break;
+		case 403:
+			message = `Access denied to ${resource}`;
+			description = `This account may not change ${resource}.`;
+			break;
+		case 404:
+			message = `${capitalize(resource)} was not found`;
+			description = `Check the ID: the service has no ${resource}.`;
+			break;
+		case 429:
+			message = `The service kept answering 429 Too Many Requests (${tries})`;
+			description =
+				'The service is rate-limiting this account. Lower the batch size or concurrency, or raise "Max Retry Wait" in the node options.';
+			break;
+		default:
+			message = `The service failed with HTTP ${status}${reason ? `: ${reason}` : ''}`;
+			description = attempts > 1 ? `Gave up after ${tries}.` : undefined;
+	}
+	return new NodeApiError(node, { status, body: response.body as JsonObject } as JsonObject, {
+		message,
+		description,
+		httpCode: String(status),
+		itemIndex: options.itemIndex,
+	});
+}
+
+/** Built from the code alone: the original error holds the request, Authorization header included. */
+function networkError(
+	node: INode,
+	code: string | undefined,
+	itemIndex: number | undefined,
+	attempts?: number,
+	waitedMs?: number,
+): NodeApiError {
+	const after = attempts ? ` after ${attempts} attempts over ${((waitedMs ?? 0) / 1000).toFixed(1)} s` : '';
+	return new NodeApiError(node, { code: code ?? 'UNKNOWN' } as JsonObject, {
+		message: `Could not reach the service (${code ?? 'network error'})${after}`,
+		description: 'Check the Base URL in the credential and that the service is reachable from n8n.',
+		itemIndex,
+	});
+}
+
+function capitalize(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
