@@ -1,0 +1,43 @@
+import type { Airport, Hotel, ServiceEvent } from '../types';
+import { buildAirports } from './airports';
+import { DemandStore } from './demand';
+import { buildEvents, CATEGORIES, type Category, type SeedEvent } from './events';
+import { buildHotels, type SeedHotel } from './hotels';
+import { ShopStore } from './shops';
+import { ALL_WEBSITES } from './websites';
+
+export const DEFAULT_SEED = 20260101;
+
+/** The seeded data set; built once per sandbox, identical for the same seed. */
+export interface SandboxData {
+	seed: number;
+	hotels: Hotel[];
+	events: ServiceEvent[];
+	categories: readonly Category[];
+	airports: Airport[];
+	demand: DemandStore;
+	shops: ShopStore;
+	websites: ReadonlyArray<{ websitecode: number; websitename: string; channeltype: string }>;
+	/** Hotels with the extra facts rate records need, by hotel code. */
+	hotelsByCode: Map<number, SeedHotel>;
+	/** Events with the parsed values filters use, in id order. */
+	seedEvents: SeedEvent[];
+}
+
+export function buildData(seed: number = DEFAULT_SEED): SandboxData {
+	const seedHotels = buildHotels(seed);
+	const hotelsByCode = new Map(seedHotels.map((h) => [h.hotel.hotelcode, h]));
+	const seedEvents = buildEvents(seed);
+	return {
+		seed,
+		hotels: seedHotels.map((h) => h.hotel),
+		events: seedEvents.map((e) => e.event),
+		categories: CATEGORIES,
+		airports: buildAirports(seed),
+		demand: new DemandStore(seed, hotelsByCode, seedEvents),
+		shops: new ShopStore(seed, seedHotels),
+		websites: ALL_WEBSITES.map(({ websitecode, websitename, channeltype }) => ({ websitecode, websitename, channeltype })),
+		hotelsByCode,
+		seedEvents,
+	};
+}

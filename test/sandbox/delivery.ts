@@ -1,0 +1,100 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { StoredWebhook } from './webhooks';
+import type { RateRecord, WebhookRegistration } from './types';
+
+/** One POST of rate data to a receiver, and what the receiver answered. */
+export interface Delivery {
+	seq: number;
+	runId: number;
+	shopId: number;
+	webhookId: number;
+	endpoint: string;
+	authType: WebhookRegistration['authType'];
+	recordIds: string[];
+	/** Exactly what was posted: one record object, or an array when perDelivery > 1. */
+	body: RateRecord | RateRecord[];
+	/** HTTP status answered by the receiver; null when no answer came (see `error`). */
+	status: number | null;
+	error?: string;
+	/** The receiver's answer, cut to 1 KB. */
+	responseBody?: string;
+	at: string;
+	durationMs: number;
+}
+
+/** Spec part 5: how each authType puts credentials on the delivery. */
+export function authHeaders(registration: WebhookRegistration): Record<string, string> {
+	switch (registration.authType) {
+		case 'basic':
+			return { authorization: `Basic ${Buffer.from(`${registration.userName}:${registration.password}`).toString('base64')}` };
+		case 'bearer':
+			return { authorization: `Bearer ${registration.token}` };
+		case 'header':
+			return { [String(registration.headerName)]: String(registration.token) };
+		default:
+			return {};
+	}
+}
+
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** Posts JSON rate data to receivers over keep-alive connections. */
+export class DeliveryClient {
+	private readonly httpAgent = new http.Agent({ keepAlive: true });
+	private readonly httpsAgent = new https.Agent({ keepAlive: true });
+
+	post(webhook: StoredWebhook, payload: string): Promise<{ status: number | null; error?: string; responseBody?: string }> {
+		const url = new URL(webhook.registration.endpoint);
+		const secure = url.protocol === 'https:';
+		const send = secure ? https.request : http.request;
+		return new Promise((resolve) => {
+			const request = send(
+				url,
+				{
+					method: 'POST',
+					agent: secure ? this.httpsAgent : this.httpAgent,
+					timeout: DELIVERY_TIMEOUT_MS,
+					headers: {
+						'content-type': 'application/json',
+						'content-length': Buffer.byteLength(payload),
+						'user-agent': 'travel-pricing-sandbox/1.0',
+						...authHeaders(webhook.registration),
+					},
+				},
+				(response) => {
+					const chunks: Buffer[] = [];
+					let size = 0;
+					response.on('data', (chunk: Buffer) => {
+						if (size < 1024) chunks.push(chunk);
+						size += chunk.length;
+					});
+					response.on('end', () => resolve({ status: response.statusCode ?? null, responseBody: Buffer.concat(chunks).toString('utf8').slice(0, 1024) }));
+					response.on('error', (error) => resolve({ status: response.statusCode ?? null, error: error.message }));
+				},
+			);
+			request.on('timeout', () => request.destroy(new Error(`no answer within ${DELIVERY_TIMEOUT_MS} ms`)));
+			request.on('error', (error) => resolve({ status: null, error: error.message }));
+			request.end(payload);
+		});
+	}
+
+	close(): void {
+		this.httpAgent.destroy();
+		this.httpsAgent.destroy();
+	}
+}
+
+/** Runs `tasks` with at most `concurrency` in flight. */
+export async function runPool<T>(tasks: Array<() => Promise<T>>, concurrency: number): Promise<T[]> {
+	const results: T[] = new Array(tasks.length);
+	let next = 0;
+	const worker = async (): Promise<void> => {
+		while (next < tasks.length) {
+			const index = next++;
+			results[index] = await tasks[index]();
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, tasks.length)) }, worker));
+	return results;
+}

@@ -1,0 +1,135 @@
+import type { SandboxData } from './data';
+import { buildHotel } from './data/hotels';
+import { ALL_WEBSITES, type Website } from './data/websites';
+import { createPrng, deriveSeed } from './prng';
+import type { RateRecord } from './types';
+
+/** What one run of a rate shop collects. */
+export interface RatePlan {
+	shopId: number;
+	/** Sequence number of the run inside this sandbox; part of every record's identity. */
+	runNo: number;
+	collectedAt: number;
+	count: number;
+	hotelCodes: number[];
+	websiteCodes: number[];
+	los: number;
+	currency: string;
+	horizon: number;
+	pos: number;
+}
+
+const DAY_MS = 86_400_000;
+const USD_RATE: Record<string, number> = { USD: 1, EUR: 0.92, GBP: 0.79, CAD: 1.37, AUD: 1.52, JPY: 151, CHF: 0.88, INR: 83.2, AED: 3.67, SGD: 1.35 };
+const NIGHTLY_USD_BY_STARS: Record<string, [number, number]> = { '2': [70, 110], '3': [100, 170], '4': [150, 280], '5': [260, 600] };
+const ROOMS = [
+	{ type: 'Standard Queen Room', description: 'Queen bed, 22 m², city view', amenities: 'Free WiFi, Air conditioning, Flat-screen TV' },
+	{ type: 'Standard King Room', description: 'King bed, 25 m², courtyard view', amenities: 'Free WiFi, Air conditioning, Coffee machine' },
+	{ type: 'Deluxe Double Room', description: 'Two double beds, 30 m², high floor', amenities: 'Free WiFi, Minibar, Rain shower, Work desk' },
+	{ type: 'Junior Suite', description: 'King bed and sofa, 42 m², separate lounge', amenities: 'Free WiFi, Minibar, Bathtub, Lounge access' },
+	{ type: 'Executive Suite', description: 'King bed, 60 m², panoramic view', amenities: 'Free WiFi, Butler service, Bathtub, Lounge access, Espresso machine' },
+];
+const MEAL_PLANS = ['Room only', 'Breakfast included', 'Half board'];
+const RATE_PLANS = ['Non-refundable', 'Free cancellation', 'Member rate', 'Advance purchase'];
+const PROMOS = ['', '', '', 'Getaway Deal', 'Limited-time Deal', 'Mobile-only price'];
+const PAYMENT_TYPES = ['Pay at property', 'Prepaid', 'Pay later'];
+
+function ratingText(rating: number): string {
+	if (rating >= 9) return 'Wonderful';
+	if (rating >= 8) return 'Very good';
+	if (rating >= 7) return 'Good';
+	return 'Pleasant';
+}
+
+function websiteFor(code: number): Website {
+	return ALL_WEBSITES.find((site) => site.websitecode === code) ?? { websitecode: code, websitename: `Website ${code}`, channeltype: 'OTA', urlFor: (slug) => `https://website-${code}.example.com/hotel/${slug}` };
+}
+
+function isoDay(ms: number): string {
+	return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * Builds `plan.count` records. Record i covers hotel × website pair (i mod pairs) and check-in
+ * day 1 + floor(i / pairs) (within the horizon), so counts map to a predictable spread of rates.
+ */
+export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[] {
+	const hotels = plan.hotelCodes.map((code) => data.hotelsByCode.get(code) ?? buildHotel(data.seed, code));
+	const sites = plan.websiteCodes.map(websiteFor);
+	const pairs = hotels.flatMap((hotel) => sites.map((site) => ({ hotel, site })));
+	const collectedDay = Math.floor(plan.collectedAt / DAY_MS) * DAY_MS;
+	const fx = USD_RATE[plan.currency.toUpperCase()] ?? 1;
+	return Array.from({ length: plan.count }, (_, i) => {
+		const { hotel: seedHotel, site } = pairs[i % pairs.length];
+		const { hotel, cityInfo } = seedHotel;
+		const random = createPrng(deriveSeed(data.seed, 'rate', plan.shopId, plan.runNo, i));
+		const dayOffset = (Math.floor(i / pairs.length) % Math.max(1, plan.horizon)) + 1;
+		const checkIn = collectedDay + dayOffset * DAY_MS;
+		const checkOut = checkIn + plan.los * DAY_MS;
+		const roomIndex = random.int(0, ROOMS.length - 1);
+		const room = ROOMS[roomIndex];
+		const [low, high] = NIGHTLY_USD_BY_STARS[hotel.starrating] ?? [90, 200];
+		const weekend = [5, 6].includes(new Date(checkIn).getUTCDay());
+		const soldOut = random.chance(0.05);
+		const nightly = (low + random.next() * (high - low)) * (1 + roomIndex * 0.25) * (weekend ? 1.15 : 1) * fx;
+		const onsiteRate = soldOut ? 0 : Number(nightly.toFixed(2));
+		const taxIncluded = random.chance(0.5);
+		const taxAmount = Number((onsiteRate * random.float(0.08, 0.16, 3)).toFixed(2));
+		const discount = random.chance(0.3) ? random.pick([5, 10, 12, 15, 20]) : 0;
+		const reviewRating = random.float(6.5, 9.8, 1);
+		const roomsLeft = soldOut ? 0 : random.int(1, 12);
+		return {
+			recordId: `shop${plan.shopId}-run${plan.runNo}-rec${i + 1}`,
+			shopId: plan.shopId,
+			dtCollected: new Date(plan.collectedAt).toISOString(),
+			websiteCode: site.websitecode,
+			checkIn: new Date(checkIn).toISOString(),
+			checkOut: new Date(checkOut).toISOString(),
+			los: plan.los,
+			pos: plan.pos,
+			guests: 2,
+			hotelId: seedHotel.hotelId,
+			hotelCode: hotel.hotelcode,
+			hotelName: hotel.hotelname,
+			sourceUrl: `${site.urlFor(seedHotel.slug, cityInfo.countryCode)}?checkin=${isoDay(checkIn)}&los=${plan.los}`,
+			address: hotel.address,
+			city: hotel.city,
+			state: hotel.state,
+			country: hotel.country,
+			latitude: hotel.lat.toFixed(6),
+			longitude: hotel.long.toFixed(6),
+			currency: plan.currency,
+			isLAR: !soldOut && roomIndex === 0,
+			propertyType: 'Hotel',
+			roomType: room.type,
+			roomDescription: room.description,
+			roomAmenities: room.amenities,
+			mapLink: `https://maps.google.com/?q=${hotel.lat.toFixed(6)},${hotel.long.toFixed(6)}`,
+			roomAvailable: soldOut ? 'No' : 'Yes',
+			roomLeft: String(roomsLeft),
+			reviewRating,
+			reviewsCount: random.int(40, 9000),
+			taxAmount,
+			taxType: taxIncluded ? 'Included' : 'Excluded',
+			taxStatus: taxIncluded ? 1 : 0,
+			mealPlan: random.pick(MEAL_PLANS),
+			ratePlan: random.pick(RATE_PLANS),
+			locationRating: random.float(6.0, 9.9, 1),
+			promo: soldOut ? '' : random.pick(PROMOS),
+			ratingText: ratingText(reviewRating),
+			onsiteRate,
+			netRate: Number((taxIncluded ? onsiteRate - taxAmount : onsiteRate).toFixed(2)),
+			discount,
+			occupancy: 2,
+			paymentType: random.pick(PAYMENT_TYPES),
+			rankingListingCount: random.int(50, 1500),
+			navigationPage: random.int(1, 10),
+			newArrival: random.chance(0.05) ? 'Yes' : 'No',
+			distanceHotel: random.float(0.1, 12, 2),
+			otherInformation: soldOut ? 'Sold out for the selected dates' : random.pick(['', 'Only a few rooms left at this price', 'Includes city tax']),
+			statusCode: soldOut ? 204 : 200,
+			otherRatings: { htlRating: Number(hotel.starrating), aptRating: random.float(0, 5, 1), dotsRating: random.float(0, 5, 1) },
+			ratingFlags: { preferredPartner: random.chance(0.3), preferredPlus: random.chance(0.1) },
+		};
+	});
+}
