@@ -1,15 +1,19 @@
+import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import { config } from '@n8n/node-cli/eslint';
+
+// The community-package rules guard code that runs inside a user's n8n. Tests, the sandbox, the
+// e2e harness, benchmarks and scripts are never shipped (package.json "files" is dist/ only), and
+// they must start servers and processes, hold demo secrets, time things and print progress.
+const shippedCodeOnly = Object.fromEntries(
+	Object.keys(n8nCommunityNodesPlugin.rules).map((rule) => [`@n8n/community-nodes/${rule}`, 'off']),
+);
 
 export default [
 	...config,
 	{
-		// Tests, the sandbox, the e2e harness and benchmarks are never shipped (package.json "files"
-		// is dist/ only), and they must start servers, time things and print progress: the rules
-		// that keep node code safe inside n8n do not apply to them.
 		files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
 		rules: {
-			'@n8n/community-nodes/no-restricted-imports': 'off',
-			'@n8n/community-nodes/no-restricted-globals': 'off',
+			...shippedCodeOnly,
 			'no-console': 'off',
 		},
 	},

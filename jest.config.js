@@ -2,9 +2,10 @@
 module.exports = {
 	testEnvironment: 'node',
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: false }],
 	},
 	testMatch: ['<rootDir>/test/**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+	setupFilesAfterEnv: ['<rootDir>/test/harness/jest.setup.ts'],
 	testTimeout: 30000,
 };

@@ -123,12 +123,14 @@ export async function apiRequest<T = unknown>(
 	}
 }
 
-/** Finds a socket error code (ECONNRESET...) anywhere in n8n's and axios' chain of causes. */
+/** Finds a socket error code (ECONNRESET...) on the error n8n threw or anywhere in its causes. */
 function findNetworkCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
+		// n8n's NodeApiError keeps the socket code as its httpCode and drops the axios error.
+		for (const code of [(current as { code?: unknown }).code, (current as { httpCode?: unknown }).httpCode]) {
+			if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
+		}
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
@@ -202,18 +204,21 @@ function statusError(
 	});
 }
 
-/** Built from the code alone: the original error holds the request, Authorization header included. */
+/**
+ * Built from the socket code alone: the original error holds the request, Authorization header
+ * included. n8n turns well-known codes (ECONNREFUSED...) into its own plain-language message.
+ */
 function networkError(
 	node: INode,
 	code: string | undefined,
 	itemIndex: number | undefined,
-	attempts?: number,
-	waitedMs?: number,
+	attempts = 1,
+	waitedMs = 0,
 ): NodeApiError {
-	const after = attempts ? ` after ${attempts} attempts over ${((waitedMs ?? 0) / 1000).toFixed(1)} s` : '';
-	return new NodeApiError(node, { code: code ?? 'UNKNOWN' } as JsonObject, {
-		message: `Could not reach the service (${code ?? 'network error'})${after}`,
-		description: 'Check the Base URL in the credential and that the service is reachable from n8n.',
+	const tries = attempts > 1 ? `Tried ${attempts} times over ${(waitedMs / 1000).toFixed(1)} s. ` : '';
+	return new NodeApiError(node, { networkError: code ?? 'unknown' } as JsonObject, {
+		message: `Could not reach the service (${code ?? 'network error'})`,
+		description: `${tries}Check the Base URL in the credential and that the service is reachable from n8n.`,
 		itemIndex,
 	});
 }

@@ -1,0 +1,325 @@
+/**
+ * Runs workflows through n8n-core's real execution engine, in-process, with this package's node
+ * and credential types loaded from the build (dist/) the way n8n loads a community package.
+ */
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+import {
+	ExecutionLifecycleHooks,
+	PackageDirectoryLoader,
+	WorkflowExecute,
+} from 'n8n-core';
+import {
+	ICredentialsHelper,
+	Workflow,
+	type ExecutionError,
+	type ICredentialDataDecryptedObject,
+	type ICredentials,
+	type ICredentialType,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeCredentialsDetails,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeType,
+	type INodeTypes,
+	type IRequestOptionsSimplified,
+	type IRun,
+	type ITriggerFunctions,
+	type ITriggerResponse,
+	type IVersionedNodeType,
+	type IWorkflowExecuteAdditionalData,
+	type IConnections,
+	type IWorkflowSettings,
+} from 'n8n-workflow';
+
+/**
+ * n8n-core's SSH tunnel manager starts a cleanup interval the first time any trigger context is
+ * built, and only clears it on n8n's shutdown: stop it so a test process can end.
+ */
+export async function stopEngine(): Promise<void> {
+	// n8n-core keeps its own copy of the DI container, so both are found from n8n-core's folder.
+	const coreDir = path.dirname(require.resolve('n8n-core'));
+	const { Container } = (await import(require.resolve('@n8n/di', { paths: [coreDir] }))) as typeof import('@n8n/di');
+	const { SSHClientsManager } = (await import(path.join(coreDir, 'execution-engine/ssh-clients-manager'))) as {
+		SSHClientsManager: new () => { onShutdown(): void };
+	};
+	if (Container.has(SSHClientsManager)) Container.get(SSHClientsManager).onShutdown();
+}
+
+export const PACKAGE_NAME = 'n8n-nodes-travel-pricing';
+const PACKAGE_ROOT = path.resolve(__dirname, '../..');
+const SOURCE_NODE_TYPE = 'harness.items';
+
+/** Credential data by credential type name, as a user would fill it in. */
+export type CredentialSet = Record<string, ICredentialDataDecryptedObject>;
+
+let loaderPromise: Promise<PackageDirectoryLoader> | undefined;
+
+/** Loads dist/ through n8n's own package loader, which also checks package.json's n8n section. */
+export async function loadPackage(): Promise<PackageDirectoryLoader> {
+	loaderPromise ??= (async () => {
+		const loader = new PackageDirectoryLoader(PACKAGE_ROOT);
+		await loader.loadAll();
+		return loader;
+	})();
+	return await loaderPromise;
+}
+
+export function fullNodeType(shortName: string): string {
+	return shortName.includes('.') ? shortName : `${PACKAGE_NAME}.${shortName}`;
+}
+
+/** Emits the items in its `items` parameter: the "manual trigger" that starts every test run. */
+class ItemsSource implements INodeType {
+	description = {
+		displayName: 'Items',
+		name: SOURCE_NODE_TYPE,
+		group: ['trigger'],
+		version: 1,
+		description: 'Emits test items',
+		defaults: { name: 'Items' },
+		inputs: [],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }] as INodeProperties[],
+	} as INodeType['description'];
+
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		const items = JSON.parse(this.getNodeParameter('items') as string) as IDataObject[];
+		const manualTriggerFunction = async () => {
+			this.emit([items.map((json) => ({ json }))]);
+		};
+		return { manualTriggerFunction };
+	}
+}
+
+class HarnessNodeTypes implements INodeTypes {
+	constructor(
+		private readonly loader: PackageDirectoryLoader,
+		private readonly extra: Record<string, INodeType>,
+	) {}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		if (this.extra[nodeType]) return this.extra[nodeType];
+		const shortName = nodeType.replace(`${PACKAGE_NAME}.`, '');
+		return this.loader.getNode(shortName).type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		const type = this.getByName(nodeType);
+		return 'nodeVersions' in type ? type.getNodeType(version) : type;
+	}
+
+	getKnownTypes(): IDataObject {
+		return {};
+	}
+}
+
+/** Hands the engine the credentials a test gives, and applies each type's `authenticate` as n8n does. */
+export class HarnessCredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly loader: PackageDirectoryLoader,
+		private readonly credentials: CredentialSet,
+	) {
+		super();
+	}
+
+	credentialType(name: string): ICredentialType {
+		return this.loader.getCredential(name).type;
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const authenticate = this.credentialType(typeName).authenticate;
+		const options = requestOptions as IHttpRequestOptions;
+		if (authenticate === undefined) return options;
+		if (typeof authenticate === 'function') return await authenticate(credentials, options);
+		const resolve = (value: unknown) =>
+			typeof value === 'string' && value.startsWith('=')
+				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '')
+				: value;
+		for (const target of ['headers', 'qs', 'body'] as const) {
+			const values = authenticate.properties[target] as IDataObject | undefined;
+			if (!values) continue;
+			const resolved = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, resolve(value)]));
+			options[target] = { ...((options[target] as IDataObject | undefined) ?? {}), ...resolved } as IDataObject;
+		}
+		return options;
+	}
+
+	async preAuthentication(): Promise<undefined> {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('The harness hands out decrypted credentials only');
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.credentials[type];
+		if (!data) throw new Error(`The test gave no "${type}" credential`);
+		return { ...data };
+	}
+
+	async updateCredentials(): Promise<void> {}
+
+	async updateCredentialsOauthTokenData(): Promise<void> {}
+
+	getCredentialsProperties(type: string): INodeProperties[] {
+		return this.credentialType(type).properties;
+	}
+}
+
+export interface WorkflowDefinition {
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IWorkflowSettings;
+	staticData?: IDataObject;
+}
+
+export interface RunWorkflowOptions {
+	credentials?: CredentialSet;
+	/** Extra node types for the run, by full type name. */
+	extraNodeTypes?: Record<string, INodeType>;
+}
+
+function additionalDataFor(
+	credentialsHelper: ICredentialsHelper,
+	workflow: WorkflowDefinition & { id: string; name: string },
+): IWorkflowExecuteAdditionalData {
+	const executionId = randomUUID();
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+		id: workflow.id,
+		name: workflow.name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		active: false,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		settings: workflow.settings,
+	} as never);
+	return {
+		credentialsHelper,
+		hooks,
+		executionId,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		variables: {},
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not part of the harness');
+		},
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Task runners are not part of the harness');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Runs a whole workflow from its first node (which must be a trigger, e.g. the items source). */
+export async function runWorkflow(definition: WorkflowDefinition, options: RunWorkflowOptions = {}): Promise<IRun> {
+	const loader = await loadPackage();
+	const extra: Record<string, INodeType> = { [SOURCE_NODE_TYPE]: new ItemsSource(), ...options.extraNodeTypes };
+	const nodeTypes = new HarnessNodeTypes(loader, extra);
+	const credentialsHelper = new HarnessCredentialsHelper(loader, options.credentials ?? {});
+	const meta = { id: randomUUID(), name: 'harness' };
+	const workflow = new Workflow({
+		...meta,
+		nodes: definition.nodes,
+		connections: definition.connections,
+		active: false,
+		nodeTypes,
+		staticData: definition.staticData,
+		settings: definition.settings ?? {},
+	});
+	const additionalData = additionalDataFor(credentialsHelper, { ...definition, ...meta });
+	const startNode = definition.nodes[0];
+	return await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+}
+
+export interface RunNodeOptions {
+	nodeType: string;
+	parameters: INodeParameters;
+	items?: IDataObject[];
+	credentials?: CredentialSet;
+	continueOnFail?: boolean;
+	timezone?: string;
+	typeVersion?: number;
+}
+
+export interface NodeRunResult {
+	items: INodeExecutionData[];
+	outputs: INodeExecutionData[][];
+	error?: ExecutionError;
+	run: IRun;
+}
+
+const NODE_NAME = 'Node under test';
+
+/** Feeds `items` into one node of this package and returns what it put out. */
+export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
+	const loader = await loadPackage();
+	const type = fullNodeType(options.nodeType);
+	const description = new HarnessNodeTypes(loader, {}).getByNameAndVersion(type, options.typeVersion).description;
+	const credentials = Object.fromEntries(
+		(description.credentials ?? [])
+			.filter(({ name }) => options.credentials?.[name] !== undefined)
+			.map(({ name }) => [name, { id: name, name }]),
+	);
+	const node: INode = {
+		id: randomUUID(),
+		name: NODE_NAME,
+		type,
+		typeVersion: options.typeVersion ?? (Array.isArray(description.version) ? Math.max(...description.version) : description.version),
+		position: [200, 0],
+		parameters: options.parameters,
+		credentials,
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const source: INode = {
+		id: randomUUID(),
+		name: 'Items',
+		type: SOURCE_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(options.items ?? [{}]) },
+	};
+	const run = await runWorkflow(
+		{
+			nodes: [source, node],
+			connections: { Items: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
+			settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
+		},
+		{ credentials: options.credentials },
+	);
+	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
+	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);
+	return {
+		items: outputs[0] ?? [],
+		outputs,
+		error: taskData?.error ?? run.data.resultData.error,
+		run,
+	};
+}

@@ -1,0 +1,4 @@
+export { runNode, runWorkflow, loadPackage, fullNodeType, stopEngine, PACKAGE_NAME } from './engine';
+export type { CredentialSet, NodeRunResult, RunNodeOptions, WorkflowDefinition } from './engine';
+export { credentialsFor, testCredential } from './credentials';
+export type { CredentialTestResult } from './credentials';

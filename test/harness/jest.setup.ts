@@ -1,0 +1,5 @@
+import { stopEngine } from './engine';
+
+afterAll(async () => {
+	await stopEngine();
+});
