@@ -1,0 +1,241 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import {
+	deliveryAuthFrom,
+	generatedSecret,
+	registrationFingerprint,
+	webhookRegistration,
+	type DeliveryAuth,
+	type DeliveryAuthParameters,
+} from '../shared/deliveryAuth';
+import { describeValue, FieldError } from '../shared/errors';
+import { retryPolicyFrom } from '../shared/properties';
+import { receiveRateDelivery, type ReceiveOutcome } from '../shared/rateDelivery';
+import { compileRateFilter, type RateFilter, type RateFilterParameters } from '../shared/rateFilters';
+import { ACCESS_TOKEN_CREDENTIAL, apiRequest } from '../shared/transport';
+import type { WebhookRegistration } from '../shared/types';
+import { rateTriggerProperties } from './properties';
+
+type TriggerContext = IHookFunctions | IWebhookFunctions;
+
+interface ServiceCredentials {
+	baseUrl: string;
+	accessToken: string;
+}
+
+interface RegistrationPlan {
+	registration: WebhookRegistration;
+	fingerprint: string;
+}
+
+/** What this node keeps in workflow static data: where it registered, and no secret. */
+interface RegistrationMemory extends IDataObject {
+	registeredEndpoint?: string;
+	registrationFingerprint?: string;
+}
+
+export class TravelPricingRateTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Travel Pricing Rate Trigger',
+		name: 'travelPricingRateTrigger',
+		icon: { light: 'file:rateTrigger.svg', dark: 'file:rateTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle:
+			'={{ $parameter["registration"] === "manual" ? "Registered by hand" : "Rate records after each rate shop" }}',
+		description:
+			'Starts the workflow with the rate records the Hotel Rate, Event and Schedule Data Service posts after each scheduled rate shop',
+		eventTriggerDescription: 'Waiting for the service to post rate records',
+		activationMessage:
+			'The service now posts the rate records of each scheduled rate shop to this workflow.',
+		defaults: { name: 'Travel Pricing Rate Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: ACCESS_TOKEN_CREDENTIAL,
+				required: true,
+				displayOptions: { show: { registration: ['automatic'] } },
+			},
+		],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'rate-records',
+			},
+		],
+		triggerPanel: {
+			header: 'Rate records arrive after a scheduled rate shop runs',
+			executionsHelp: {
+				inactive:
+					'While you listen for a test event, the service posts to the test URL: run a rate shop (or wait for a scheduled one) and the records show up here. Activate the workflow to receive them at the production URL.',
+				active:
+					'The workflow is active: the service posts each rate shop\'s records to the production URL, and the executions show up in the executions list.',
+			},
+			activationHint:
+				'Activate the workflow to register its production URL with the service and receive every scheduled rate shop.',
+		},
+		properties: rateTriggerProperties,
+	};
+
+	webhookMethods = {
+		default: {
+			// The service has no list endpoint, so what this node registered is the only source of
+			// truth: the same URL and secrets as last time mean there is nothing to do.
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const plan = await registrationPlan(this);
+				if (plan === undefined) return true;
+				const memory = this.getWorkflowStaticData('node') as RegistrationMemory;
+				return memory.registrationFingerprint === plan.fingerprint;
+			},
+
+			async create(this: IHookFunctions): Promise<boolean> {
+				const plan = await registrationPlan(this);
+				if (plan === undefined) return true;
+				const options = this.getNodeParameter('options', {}) as IDataObject;
+				await apiRequest.call(this, 'POST', '/webhook', {
+					body: plan.registration as unknown as IDataObject,
+					retry: retryPolicyFrom(options),
+					resource: 'the webhook registration',
+				});
+				const memory = this.getWorkflowStaticData('node') as RegistrationMemory;
+				memory.registeredEndpoint = plan.registration.endpoint;
+				memory.registrationFingerprint = plan.fingerprint;
+				return true;
+			},
+
+			// The service has no delete endpoint: it keeps posting to this URL until the webhook is
+			// registered elsewhere, and n8n answers those deliveries 404 meanwhile.
+			async delete(this: IHookFunctions): Promise<boolean> {
+				const memory = this.getWorkflowStaticData('node') as RegistrationMemory;
+				delete memory.registeredEndpoint;
+				delete memory.registrationFingerprint;
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const auth = await expectedAuth(this);
+		const filter = rateFilterOf(this);
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+
+		const outcome = receiveRateDelivery(
+			{
+				headers: this.getHeaderData(),
+				body: this.getBodyData(),
+				rawBody: this.getRequestObject().rawBody,
+			},
+			{ auth, filter, passInvalidRecords: options.passInvalidRecords === true },
+		);
+		answer(this, outcome);
+
+		// Answered already, so n8n must not answer again; no records means no execution.
+		if (outcome.records.length === 0) return { noWebhookResponse: true };
+		return {
+			noWebhookResponse: true,
+			workflowData: [outcome.records.map((record) => ({ json: record }))],
+		};
+	}
+}
+
+/** The registration this node wants, or undefined when the user registers it by hand. */
+async function registrationPlan(context: IHookFunctions): Promise<RegistrationPlan | undefined> {
+	// Filters are checked on activation too, so a typo fails there and not at the first delivery.
+	rateFilterOf(context);
+	if (context.getNodeParameter('registration', 'automatic') === 'manual') {
+		await expectedAuth(context);
+		return undefined;
+	}
+	const endpoint = context.getNodeWebhookUrl('default');
+	if (!endpoint) {
+		throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this node');
+	}
+	const credentials = await serviceCredentials(context);
+	const registration = webhookRegistration(endpoint, await expectedAuth(context, credentials));
+	return {
+		registration,
+		fingerprint: registrationFingerprint(registration, credentials.baseUrl, credentials.accessToken),
+	};
+}
+
+async function serviceCredentials(context: TriggerContext): Promise<ServiceCredentials> {
+	return await context.getCredentials<ServiceCredentials>(ACCESS_TOKEN_CREDENTIAL);
+}
+
+/** The authentication each delivery must carry, from the node's settings (and the credential). */
+async function expectedAuth(
+	context: TriggerContext,
+	knownCredentials?: ServiceCredentials,
+): Promise<DeliveryAuth> {
+	const parameters: DeliveryAuthParameters = {
+		authentication: context.getNodeParameter('authentication', 'generatedSecret') as DeliveryAuthParameters['authentication'],
+		userName: context.getNodeParameter('userName', '') as string,
+		password: context.getNodeParameter('password', '') as string,
+		token: context.getNodeParameter('token', '') as string,
+		headerName: context.getNodeParameter('headerName', '') as string,
+	};
+	if (
+		parameters.authentication === 'generatedSecret' &&
+		context.getNodeParameter('registration', 'automatic') === 'manual'
+	) {
+		// The derived secret is never shown, so a person registering by hand could not copy it.
+		throw new NodeOperationError(context.getNode(), 'Generated Secret needs Automatic registration', {
+			description: 'Choose Basic Auth, Bearer Token, Header Auth or None for Manual registration.',
+		});
+	}
+	const credentials =
+		parameters.authentication === 'generatedSecret'
+			? (knownCredentials ?? (await serviceCredentials(context)))
+			: undefined;
+	return asSettingError(context, () =>
+		deliveryAuthFrom(parameters, () => generatedSecret(credentials?.accessToken ?? '', webhookIdOf(context))),
+	);
+}
+
+/** Both the test and the production URL end in the node's webhook ID; older nodes may lack one. */
+function webhookIdOf(context: TriggerContext): string {
+	const node = context.getNode();
+	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;
+}
+
+function rateFilterOf(context: TriggerContext): RateFilter {
+	const parameters = context.getNodeParameter('filters', {}) as RateFilterParameters;
+	return asSettingError(context, () => compileRateFilter(parameters));
+}
+
+/** A trigger has no items: a bad setting is named by its field and value, and blocks activation. */
+function asSettingError<T>(context: TriggerContext, build: () => T): T {
+	try {
+		return build();
+	} catch (error) {
+		if (error instanceof FieldError) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Invalid ${error.field} ${describeValue(error.value)}: ${error.reason}`,
+				{ description: `Fix the "${error.field}" field of the trigger.` },
+			);
+		}
+		throw new NodeOperationError(context.getNode(), error as Error);
+	}
+}
+
+function answer(context: IWebhookFunctions, outcome: ReceiveOutcome): void {
+	const response = context.getResponseObject();
+	response.writeHead(outcome.status, {
+		'Content-Type': 'application/json; charset=utf-8',
+		...outcome.headers,
+	});
+	response.end(JSON.stringify(outcome.body));
+}

@@ -1,0 +1,102 @@
+import { FieldError } from './errors';
+
+/** The node's "Filters" collection as n8n hands it over: only the fields the user added. */
+export interface RateFilterParameters {
+	hotelCodes?: unknown;
+	websiteCodes?: unknown;
+	larOnly?: unknown;
+	minOnsiteRate?: unknown;
+	maxOnsiteRate?: unknown;
+	currencies?: unknown;
+	statusCodes?: unknown;
+}
+
+/** A record passes when it satisfies every filter the user set; within a list any value matches. */
+export type RateFilter = (record: Record<string, unknown>) => boolean;
+
+/**
+ * Turns the filter settings into one predicate, once per delivery: lists become Sets, so each
+ * record costs a few lookups, and a delivery whose records are all filtered out starts nothing.
+ */
+export function compileRateFilter(parameters: RateFilterParameters): RateFilter {
+	const checks: RateFilter[] = [];
+
+	const hotelCodes = codeSet('Hotel Codes', parameters.hotelCodes);
+	if (hotelCodes) checks.push((record) => hotelCodes.has(record.hotelCode as number));
+
+	const websiteCodes = codeSet('Website Codes', parameters.websiteCodes);
+	if (websiteCodes) checks.push((record) => websiteCodes.has(record.websiteCode as number));
+
+	const statusCodes = codeSet('Status Codes', parameters.statusCodes);
+	if (statusCodes) checks.push((record) => statusCodes.has(record.statusCode as number));
+
+	const currencies = currencySet(parameters.currencies);
+	if (currencies) {
+		checks.push(
+			(record) => typeof record.currency === 'string' && currencies.has(record.currency.toUpperCase()),
+		);
+	}
+
+	if (parameters.larOnly === true) checks.push((record) => record.isLAR === true);
+
+	const minRate = optionalRate('Onsite Rate At Least', parameters.minOnsiteRate);
+	const maxRate = optionalRate('Onsite Rate At Most', parameters.maxOnsiteRate);
+	if (minRate !== undefined && maxRate !== undefined && minRate > maxRate) {
+		throw new FieldError('Onsite Rate At Most', maxRate, `must not be below "Onsite Rate At Least" (${minRate})`);
+	}
+	if (minRate !== undefined) checks.push((record) => isRate(record.onsiteRate) && record.onsiteRate >= minRate);
+	if (maxRate !== undefined) checks.push((record) => isRate(record.onsiteRate) && record.onsiteRate <= maxRate);
+
+	return (record) => checks.every((check) => check(record));
+}
+
+function isRate(value: unknown): value is number {
+	return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** Items of a list field: a comma list typed by hand, or an array an expression produced. */
+function listEntries(value: unknown): unknown[] {
+	if (Array.isArray(value)) return value;
+	if (typeof value === 'number') return [value];
+	if (typeof value !== 'string') return [];
+	return value
+		.split(/[,;\s]+/)
+		.map((entry) => entry.trim())
+		.filter((entry) => entry !== '');
+}
+
+function codeSet(field: string, value: unknown): Set<number> | undefined {
+	const entries = listEntries(value);
+	if (entries.length === 0) return undefined;
+	const codes = new Set<number>();
+	for (const entry of entries) {
+		const code = typeof entry === 'number' ? entry : typeof entry === 'string' && /^-?\d+$/.test(entry) ? Number(entry) : NaN;
+		if (!Number.isSafeInteger(code)) {
+			throw new FieldError(field, value, `"${String(entry)}" is not a whole number; separate codes with commas`);
+		}
+		codes.add(code);
+	}
+	return codes;
+}
+
+function currencySet(value: unknown): Set<string> | undefined {
+	const entries = listEntries(value);
+	if (entries.length === 0) return undefined;
+	const currencies = new Set<string>();
+	for (const entry of entries) {
+		if (typeof entry !== 'string' || !/^[A-Za-z]{3}$/.test(entry)) {
+			throw new FieldError('Currencies', value, `"${String(entry)}" is not a three-letter currency code such as EUR`);
+		}
+		currencies.add(entry.toUpperCase());
+	}
+	return currencies;
+}
+
+function optionalRate(field: string, value: unknown): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const rate = typeof value === 'string' ? Number(value.trim()) : value;
+	if (typeof rate !== 'number' || !Number.isFinite(rate)) {
+		throw new FieldError(field, value, 'must be a number');
+	}
+	return rate;
+}
