@@ -1,0 +1,243 @@
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { asItemError } from '../shared/errors';
+import { EVENT_STATUS_CODES, eventImpactFilters } from '../shared/eventFilters';
+import { findEvents } from '../shared/eventImpact';
+import { pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
+import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
+
+export class TravelPricingEventImpact implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Travel Pricing Event Impact',
+		name: 'travelPricingEventImpact',
+		icon: { light: 'file:eventImpact.svg', dark: 'file:eventImpact.dark.svg' },
+		group: ['input'],
+		version: 1,
+		subtitle: '={{$parameter["returnAll"] ? "All matching events" : "Up to " + $parameter["limit"] + " events"}}',
+		description: 'Find events and their impact score (0 to 100) by date, place, category, size and status',
+		defaults: { name: 'Event Impact' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'travelPricingApi', required: true }],
+		properties: [
+			{
+				displayName:
+					'Each input item runs its own search. Every event found becomes one output item, linked to the item whose filters found it.',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				description: 'Only events matching every filter added here are returned',
+				options: [
+					{
+						displayName: 'Address',
+						name: 'address',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 4 Pennsylvania Plaza',
+					},
+					{
+						displayName: 'Category',
+						name: 'category',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 1,4,7-9',
+						description:
+							'Event category codes: one code, a comma-separated list, dash ranges, or a mix such as 1,4,7-9',
+					},
+					{
+						displayName: 'City',
+						name: 'city',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. New York',
+					},
+					{
+						displayName: 'Country',
+						name: 'country',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. United States',
+					},
+					{
+						displayName: 'Estimated Attendees',
+						name: 'estimatedAttendee',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 1000-5000',
+						description:
+							'Size of the event, in one of the forms the service takes: a range a-b (1000-5000); &lt;n, which the service calls "minimum value" (&lt;1000); &gt;n, which it calls "maximum value" (&gt;5000); or an exact number n (2500)',
+					},
+					{
+						displayName: 'Event ID',
+						name: 'eventId',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 3100007',
+						description: 'The service\'s ID of one event',
+					},
+					{
+						displayName: 'Event Name',
+						name: 'eventName',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Marathon',
+					},
+					{
+						displayName: 'Event Status',
+						name: 'eventStatusCode',
+						type: 'options',
+						default: 0,
+						description: 'Which events to return by their status',
+						options: [...EVENT_STATUS_CODES]
+							.sort((a, b) => a.name.localeCompare(b.name))
+							.map((status) => ({ name: status.name, value: status.code })),
+					},
+					{
+						displayName: 'Horizon',
+						name: 'horizon',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 30,
+						description:
+							'Sent to the service as a whole number. The service does not document its unit; it is commonly read as days from the start date.',
+					},
+					{
+						displayName: 'Impact Event Type',
+						name: 'impactEventType',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. High Impact',
+						description: 'The impact class of the event, as the service names it',
+					},
+					{
+						displayName: 'Latitude',
+						name: 'lat',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 40.7128',
+						description: 'Centre of the search area in decimal degrees. Needs Longitude and Proximity (Miles) too.',
+					},
+					{
+						displayName: 'Longitude',
+						name: 'lng',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. -74.0060',
+						description: 'Centre of the search area in decimal degrees. Needs Latitude and Proximity (Miles) too.',
+					},
+					{
+						displayName: 'Proximity (Miles)',
+						name: 'proximity',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 25,
+						description: 'Radius of the search area around Latitude and Longitude, in miles',
+					},
+					{
+						displayName: 'Region',
+						name: 'region',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. North America',
+					},
+					{
+						displayName: 'Start Date',
+						name: 'startDate',
+						type: 'dateTime',
+						default: '',
+						description: 'Events on this day. Only the date counts; a time is ignored.',
+					},
+					{
+						displayName: 'State',
+						name: 'state',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. NY',
+					},
+					{
+						displayName: 'Subcategory',
+						name: 'subCategory',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 101,204-205',
+						description:
+							'Event subcategory codes: one code, a comma-separated list, dash ranges, or a mix such as 101,204-205',
+					},
+					{
+						displayName: 'Venue',
+						name: 'venue',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Madison Square Garden',
+					},
+					{
+						displayName: 'Zip',
+						name: 'zip',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 10001',
+					},
+				],
+			},
+			...returnAllFields('events'),
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [...pagingOptionFields, ...retryOptionFields].sort((a, b) =>
+					a.displayName.localeCompare(b.displayName),
+				),
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const output: INodeExecutionData[] = [];
+
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				const filters = eventImpactFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
+				const paging = pagingFrom(
+					this.getNodeParameter('returnAll', itemIndex, false),
+					this.getNodeParameter('limit', itemIndex, 50),
+					options,
+				);
+
+				const events = await findEvents(this, filters, {
+					...paging,
+					retry: retryPolicyFrom(options),
+					itemIndex,
+				});
+
+				for (const event of events) {
+					output.push({ json: event as unknown as IDataObject, pairedItem: { item: itemIndex } });
+				}
+			} catch (error) {
+				const itemError = asItemError(this.getNode(), error, itemIndex);
+				if (!this.continueOnFail()) throw itemError;
+				output.push({ json: { error: itemError.message }, pairedItem: { item: itemIndex } });
+			}
+		}
+
+		return [output];
+	}
+}

@@ -1,0 +1,190 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { parseCalendarDay } from '../shared/calendarDay';
+import {
+	dayRange,
+	shapeDemand,
+	type DateOrderChoice,
+	type DayRange,
+	type DemandOutput,
+} from '../shared/demand';
+import { asItemError, describeValue, FieldError } from '../shared/errors';
+import { parsePositiveInteger } from '../shared/integerFields';
+import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
+import { apiRequest } from '../shared/transport';
+import type { HotelDemandResponse } from '../shared/types';
+
+export class TravelPricingHotelDemand implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Travel Pricing Hotel Demand',
+		name: 'travelPricingHotelDemand',
+		icon: { light: 'file:hotelDemand.svg', dark: 'file:hotelDemand.dark.svg' },
+		group: ['input'],
+		version: 1,
+		subtitle: '={{"Demand " + $parameter["demandId"]}}',
+		description: 'Get the result of a hotel demand shop: demand per hotel and date, and the events behind it',
+		defaults: { name: 'Hotel Demand' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'travelPricingApi', required: true }],
+		properties: [
+			{
+				displayName: 'Demand ID',
+				name: 'demandId',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'e.g. 1001',
+				description: 'The ID of the hotel demand shop whose result to get',
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				default: 'hotelDays',
+				options: [
+					{
+						name: 'Event Records',
+						value: 'eventRecords',
+						description: 'One item per event behind the demand, its date as YYYY-MM-DD',
+					},
+					{
+						name: 'Per Hotel',
+						value: 'hotels',
+						description:
+							'One item per hotel, with absoluteValue, eventsRegistered and relativeValue each keyed by date (YYYY-MM-DD)',
+					},
+					{
+						name: 'Per Hotel and Date',
+						value: 'hotelDays',
+						description:
+							'One item per hotel and date with hotelCode, hotelName, date, absoluteValue, eventsRegistered and relativeValue: ready for a sheet, a chart or a table',
+					},
+					{
+						name: 'Raw',
+						value: 'raw',
+						description: 'The response exactly as the service sent it, as one item',
+					},
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Date Order',
+						name: 'dateOrder',
+						type: 'options',
+						default: 'auto',
+						description:
+							'The service writes dates as nn/nn/yyyy without saying which part is the day. Auto reads it from the data and stops with an error if the data cannot tell.',
+						displayOptions: { hide: { '/output': ['raw'] } },
+						options: [
+							{
+								name: 'Auto',
+								value: 'auto',
+								description: 'Decide from the whole response: a part above 12 is a day, and consecutive dates must stay consecutive',
+							},
+							{ name: 'Day First (DD/MM/YYYY)', value: 'dayFirst' },
+							{ name: 'Month First (MM/DD/YYYY)', value: 'monthFirst' },
+						],
+					},
+					{
+						displayName: 'From Date',
+						name: 'fromDate',
+						type: 'dateTime',
+						default: '',
+						description: 'Keep only dates on or after this day',
+						displayOptions: { hide: { '/output': ['raw'] } },
+					},
+					...retryOptionFields,
+					{
+						displayName: 'To Date',
+						name: 'toDate',
+						type: 'dateTime',
+						default: '',
+						description: 'Keep only dates on or before this day',
+						displayOptions: { hide: { '/output': ['raw'] } },
+					},
+				],
+			},
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const output: INodeExecutionData[] = [];
+
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				const demandId = parsePositiveInteger('Demand ID', this.getNodeParameter('demandId', itemIndex));
+				const shape = this.getNodeParameter('output', itemIndex, 'hotelDays') as DemandOutput;
+				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				const range = dayRange(optionalDay('From Date', options.fromDate), optionalDay('To Date', options.toDate));
+				const dateOrder = (options.dateOrder ?? 'auto') as DateOrderChoice;
+
+				const response = await apiRequest.call(this, 'GET', `/hoteldemanddata/${demandId}`, {
+					readOnly: true,
+					retry: retryPolicyFrom(options),
+					resource: `demand shop ${demandId}`,
+					itemIndex,
+				}) as HotelDemandResponse;
+
+				for (const record of shapeResponse(this.getNode(), response, shape, dateOrder, range, itemIndex)) {
+					output.push({ json: record as IDataObject, pairedItem: { item: itemIndex } });
+				}
+			} catch (error) {
+				const itemError = asItemError(this.getNode(), error, itemIndex);
+				if (!this.continueOnFail()) throw itemError;
+				output.push({ json: { error: itemError.message }, pairedItem: { item: itemIndex } });
+			}
+		}
+
+		return [output];
+	}
+}
+
+/**
+ * Shapes the answer; a date order that does not fit it is the user's to settle, but unlike other
+ * input errors it is found after the request, so the description must not say nothing was sent.
+ */
+function shapeResponse(
+	node: INode,
+	response: HotelDemandResponse,
+	shape: DemandOutput,
+	dateOrder: DateOrderChoice,
+	range: DayRange,
+	itemIndex: number,
+): object[] {
+	try {
+		return shapeDemand(response, shape, dateOrder, range);
+	} catch (error) {
+		if (!(error instanceof FieldError)) throw asItemError(node, error, itemIndex);
+		throw new NodeOperationError(
+			node,
+			`Invalid ${error.field} ${describeValue(error.value)} in item ${itemIndex}: ${error.reason}`,
+			{
+				itemIndex,
+				description:
+					'The service answered, but its nn/nn/yyyy dates cannot be read in this order. Set Options > Date Order to Day First or Month First (the Raw output shows the dates as sent).',
+			},
+		);
+	}
+}
+
+function optionalDay(field: string, value: unknown): string | undefined {
+	return value === undefined || value === '' ? undefined : parseCalendarDay(field, value);
+}

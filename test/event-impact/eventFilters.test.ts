@@ -1,0 +1,158 @@
+import { FieldError } from '../../nodes/shared/errors';
+import {
+	eventImpactFilters,
+	parseAttendeeFilter,
+	parseCodeList,
+} from '../../nodes/shared/eventFilters';
+
+describe('category and subcategory take codes, lists and ranges (spec 4.5)', () => {
+	it.each([
+		['4', '4'],
+		[4, '4'],
+		['1,4,7-9', '1,4,7-9'],
+		[' 1, 4 , 7 - 9 ', '1,4,7-9'],
+		['101,204-205', '101,204-205'],
+		['3-3', '3-3'],
+	])('accepts %p and sends %p', (value, sent) => {
+		expect(parseCodeList('Category', value)).toBe(sent);
+	});
+
+	it.each([
+		['abc', /"abc" is not a code or a range/],
+		['1,,2', /empty entry between commas/],
+		['1,', /empty entry between commas/],
+		['9-7', /runs backwards/],
+		['1.5', /not a code or a range/],
+		['-3', /not a code or a range/],
+		['1-2-3', /not a code or a range/],
+		['', /is empty/],
+	])('rejects %p, naming the field and the value', (value, reason) => {
+		expect(() => parseCodeList('Subcategory', value)).toThrow(FieldError);
+		expect(() => parseCodeList('Subcategory', value)).toThrow(/^Subcategory /);
+		expect(() => parseCodeList('Subcategory', value)).toThrow(reason);
+	});
+});
+
+describe('estimated attendees take the four forms of spec 4.5', () => {
+	it.each([
+		['1000-5000', '1000-5000'],
+		['1000 - 5000', '1000-5000'],
+		['<1000', '<1000'],
+		['< 1000', '<1000'],
+		['>5000', '>5000'],
+		['2500', '2500'],
+		[2500, '2500'],
+	])('accepts %p and sends %p', (value, sent) => {
+		expect(parseAttendeeFilter('Estimated Attendees', value)).toBe(sent);
+	});
+
+	it.each([['5000-1000'], ['many'], ['<'], ['<=1000'], ['1,000'], ['>1000-2000'], ['']])('rejects %p', (value) => {
+		expect(() => parseAttendeeFilter('Estimated Attendees', value)).toThrow(/^Estimated Attendees /);
+	});
+
+	it('names the forms with the labels the spec gives them', () => {
+		expect(() => parseAttendeeFilter('Estimated Attendees', 'lots')).toThrow(
+			'a range a-b (1000-5000), <n (minimum value), >n (maximum value) or an exact number n',
+		);
+	});
+});
+
+describe('each filter goes out in the type the spec gives it', () => {
+	it('sends integers, numbers, coordinate strings and a YYYY-MM-DD date', () => {
+		expect(
+			eventImpactFilters({
+				eventId: '3100007',
+				eventName: ' Marathon ',
+				category: '1, 2',
+				subCategory: '204',
+				startDate: '2026-03-01T00:00:00',
+				estimatedAttendee: '>1000',
+				venue: 'Arena',
+				address: '1 Main St',
+				city: 'Berlin',
+				state: 'BE',
+				zip: 10115,
+				country: 'Germany',
+				region: 'Europe',
+				lat: 52.52,
+				lng: '13.405',
+				proximity: '25',
+				horizon: 7,
+				impactEventType: 'High Impact',
+				eventStatusCode: 1,
+			}),
+		).toEqual({
+			eventId: 3100007,
+			eventName: 'Marathon',
+			category: '1,2',
+			subCategory: '204',
+			startDate: '2026-03-01',
+			estimatedAttendee: '>1000',
+			venue: 'Arena',
+			address: '1 Main St',
+			city: 'Berlin',
+			state: 'BE',
+			zip: '10115',
+			country: 'Germany',
+			region: 'Europe',
+			lat: '52.52',
+			lng: '13.405',
+			proximity: 25,
+			horizon: 7,
+			impactEventType: 'High Impact',
+			eventStatusCode: 1,
+		});
+	});
+
+	it('sends nothing for filters that were not added', () => {
+		expect(eventImpactFilters({})).toEqual({});
+	});
+
+	it('keeps the day of a date and time as written, whatever its offset', () => {
+		expect(eventImpactFilters({ startDate: '2026-03-01T23:30:00-05:00' }).startDate).toBe('2026-03-01');
+	});
+
+	it('sends All Events as status code 0', () => {
+		expect(eventImpactFilters({ eventStatusCode: 0 })).toEqual({ eventStatusCode: 0 });
+	});
+});
+
+describe('bad filter values are refused with the field and the value named', () => {
+	it.each([
+		[{ eventId: 'abc' }, 'Event ID "abc"'],
+		[{ eventId: 0 }, 'Event ID "0"'],
+		[{ startDate: '2026-02-30' }, 'Start Date "2026-02-30"'],
+		[{ startDate: '01/03/2026' }, 'Start Date "01/03/2026"'],
+		[{ startDate: '2026-03' }, 'Start Date "2026-03"'],
+		[{ lat: '95', lng: '10', proximity: 5 }, 'Latitude "95"'],
+		[{ lat: '10', lng: 'east', proximity: 5 }, 'Longitude "east"'],
+		[{ lat: '10', lng: '10', proximity: 0 }, 'Proximity (Miles) "0"'],
+		[{ horizon: -1 }, 'Horizon "-1"'],
+		[{ horizon: 1.5 }, 'Horizon "1.5"'],
+		[{ eventStatusCode: 6 }, 'Event Status "6"'],
+		[{ city: '  ' }, 'City "  "'],
+	])('%p', (filters, named) => {
+		expect(() => eventImpactFilters(filters)).toThrow(FieldError);
+		expect(() => eventImpactFilters(filters)).toThrow(named);
+	});
+});
+
+describe('a search area needs latitude, longitude and proximity together (spec 4.5)', () => {
+	it('asks for Proximity when coordinates are given without it', () => {
+		expect(() => eventImpactFilters({ lat: '40.7', lng: '-74' })).toThrow(
+			'Proximity (Miles) (empty): is required when Latitude and Longitude are given',
+		);
+	});
+
+	it('asks for Longitude when only Latitude is given', () => {
+		expect(() => eventImpactFilters({ lat: '40.7', proximity: 10 })).toThrow(/^Longitude .*is required when Latitude is given/);
+	});
+
+	it('asks for Latitude when only Longitude is given', () => {
+		expect(() => eventImpactFilters({ lng: '-74', proximity: 10 })).toThrow(/^Latitude .*is required when Longitude is given/);
+	});
+
+	it('asks for coordinates when Proximity is given alone', () => {
+		expect(() => eventImpactFilters({ proximity: 10 })).toThrow(/^Latitude .*required when Proximity is given/);
+	});
+});
