@@ -1,0 +1,217 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { FieldError } from './errors';
+import { parsePositiveInteger, wholeNumber } from './integerFields';
+import type { Market, MessageResponse, ShopUpdate } from './types';
+
+/** The field labels as the node shows them, so an error names what the user sees. */
+export const SHOP_FIELD = {
+	shopId: 'Shop ID',
+	shopName: 'Shop Name',
+	markets: 'Markets',
+	pickupLocation: 'Pickup Location',
+	dropLocation: 'Drop Location',
+	websiteCodes: 'Website Codes',
+	countryOfService: 'Country of Service',
+	lengthOfRent: 'Length of Rent',
+	currency: 'Currency',
+	horizon: 'Horizon',
+	horizonDaysOfWeek: 'Horizon Days of Week',
+	pickupTime: 'Pickup Time',
+	dropTime: 'Drop Time',
+} as const;
+
+/** The node's parameters for one item, as n8n hands them over (expressions already resolved). */
+export interface ShopUpdateInput {
+	shopId: unknown;
+	shopName: unknown;
+	markets: unknown;
+	websiteCodes: unknown;
+	countryOfService: unknown;
+	lengthOfRent: unknown;
+	currency: unknown;
+	horizon: unknown;
+	horizonDaysOfWeek: unknown;
+	pickupTime: unknown;
+	dropTime: unknown;
+}
+
+export interface ShopUpdateRequest {
+	shopId: number;
+	body: ShopUpdate;
+}
+
+/** Checks every field before anything is sent and builds the PUT /shops/{shopId} body (spec 4.8). */
+export function parseShopUpdate(input: ShopUpdateInput): ShopUpdateRequest {
+	const shopId = parsePositiveInteger(SHOP_FIELD.shopId, input.shopId);
+	const body: ShopUpdate = {
+		shopName: parseRequiredText(SHOP_FIELD.shopName, input.shopName),
+		markets: parseMarkets(input.markets),
+		websiteCode: parseWebsiteCodes(input.websiteCodes),
+		cob: parseRequiredText(SHOP_FIELD.countryOfService, input.countryOfService),
+		lor: parsePositiveInteger(SHOP_FIELD.lengthOfRent, input.lengthOfRent),
+		currency: parseCurrency(input.currency),
+		// The parameter table types horizon as a string, the request example sends an integer; the
+		// example is what the service is seen to accept.
+		horizon: parsePositiveInteger(SHOP_FIELD.horizon, input.horizon),
+		pickupTime: parseTimeOfDay(SHOP_FIELD.pickupTime, input.pickupTime),
+		dropTime: parseTimeOfDay(SHOP_FIELD.dropTime, input.dropTime),
+	};
+	const horizonDow = parseHorizonDaysOfWeek(input.horizonDaysOfWeek);
+	// horizonDow is optional in the spec: an empty choice leaves it out rather than sending [].
+	if (horizonDow.length > 0) body.horizonDow = horizonDow;
+	return { shopId, body };
+}
+
+export function parseRequiredText(field: string, value: unknown): string {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value !== 'string' || value.trim() === '') {
+		throw new FieldError(field, value, typeof value === 'string' || value == null ? 'is required' : 'must be text');
+	}
+	return value.trim();
+}
+
+/**
+ * A location as a resource locator holds it (`{ __rl, mode, value }`: chosen from the airport list
+ * or typed), or as plain text when an expression filled the whole market.
+ */
+export function locationValue(location: unknown): unknown {
+	if (typeof location === 'object' && location !== null && 'value' in location) {
+		return (location as { value: unknown }).value;
+	}
+	return location;
+}
+
+/**
+ * Spec part 2: at least one market, each with both a pickup and a drop location. Accepts the
+ * node's fixed collection (`{ market: [...] }`), or from an expression a list of
+ * `{ pickupLocation, dropLocation }` or a single one.
+ */
+export function parseMarkets(value: unknown): Market[] {
+	const collection =
+		typeof value === 'object' && value !== null && !Array.isArray(value) && 'market' in value
+			? (value as { market: unknown }).market
+			: value;
+	const markets = Array.isArray(collection)
+		? collection
+		: collection == null || (typeof collection === 'object' && Object.keys(collection).length === 0)
+			? []
+			: [collection];
+	if (markets.length === 0) {
+		throw new FieldError(SHOP_FIELD.markets, value, 'needs at least one market with a pickup and a drop location');
+	}
+	return markets.map((market, index) => {
+		if (typeof market !== 'object' || market === null) {
+			throw new FieldError(SHOP_FIELD.markets, market, 'each market needs a pickup and a drop location');
+		}
+		const { pickupLocation, dropLocation } = market as Record<string, unknown>;
+		const place = `(market ${index + 1})`;
+		return {
+			pickupLocation: parseRequiredText(`${SHOP_FIELD.pickupLocation} ${place}`, locationValue(pickupLocation)),
+			dropLocation: parseRequiredText(`${SHOP_FIELD.dropLocation} ${place}`, locationValue(dropLocation)),
+		};
+	});
+}
+
+/** Parses a comma-separated list ("1, 2, 3") or a list from an expression into its entries. */
+function listEntries(value: unknown): unknown[] {
+	if (Array.isArray(value)) return value;
+	if (typeof value === 'string') {
+		return value
+			.split(',')
+			.map((entry) => entry.trim())
+			.filter((entry) => entry !== '');
+	}
+	if (value === undefined || value === null) return [];
+	return [value];
+}
+
+/** Spec part 2: websiteCode is a required list of integers. Duplicates are sent once. */
+export function parseWebsiteCodes(value: unknown): number[] {
+	const entries = listEntries(value);
+	if (entries.length === 0) throw new FieldError(SHOP_FIELD.websiteCodes, value, 'needs at least one website code');
+	const codes = entries.map((entry) => {
+		const code = wholeNumber(entry);
+		if (code === undefined || code < 1) {
+			throw new FieldError(
+				SHOP_FIELD.websiteCodes,
+				value,
+				`${JSON.stringify(entry)} is not a website code (a positive whole number); use a list such as 1,2,3`,
+			);
+		}
+		return code;
+	});
+	return [...new Set(codes)];
+}
+
+/**
+ * An ISO 4217 code. The spec says only "currency code"; lowercase is accepted and sent uppercase,
+ * since "usd" can only mean USD.
+ */
+export function parseCurrency(value: unknown): string {
+	const text = typeof value === 'string' ? value.trim().toUpperCase() : value;
+	if (typeof text !== 'string' || !/^[A-Z]{3}$/.test(text)) {
+		throw new FieldError(
+			SHOP_FIELD.currency,
+			value,
+			value == null || value === '' ? 'is required' : 'must be a three-letter currency code such as USD or EUR',
+		);
+	}
+	return text;
+}
+
+/** `HH:MM` on a 24-hour clock, 00:00 to 23:59; "9:30" is read as 09:30 and sent padded. */
+export function parseTimeOfDay(field: string, value: unknown): string {
+	const text = typeof value === 'string' ? value.trim() : '';
+	const match = /^(\d{1,2}):(\d{2})$/.exec(text);
+	if (!match || Number(match[1]) > 23 || Number(match[2]) > 59) {
+		throw new FieldError(
+			field,
+			value,
+			value == null || value === '' ? 'is required' : 'must be a time of day as HH:MM, from 00:00 to 23:59',
+		);
+	}
+	return `${match[1].padStart(2, '0')}:${match[2]}`;
+}
+
+/**
+ * The spec leaves the meaning of horizonDow open. The node reads it as the days of the week within
+ * the horizon, numbered like a schedule's `dow`: 1 Monday ... 6 Saturday, 0 Sunday. Sent sorted
+ * Monday first, each day once.
+ */
+export const HORIZON_DAYS_OF_WEEK = [
+	{ name: 'Monday', value: 1 },
+	{ name: 'Tuesday', value: 2 },
+	{ name: 'Wednesday', value: 3 },
+	{ name: 'Thursday', value: 4 },
+	{ name: 'Friday', value: 5 },
+	{ name: 'Saturday', value: 6 },
+	{ name: 'Sunday', value: 0 },
+];
+
+const DAY_ORDER = HORIZON_DAYS_OF_WEEK.map((day) => day.value);
+
+export function parseHorizonDaysOfWeek(value: unknown): number[] {
+	const days = listEntries(value).map((entry) => {
+		const named = HORIZON_DAYS_OF_WEEK.find(
+			(day) => typeof entry === 'string' && day.name.toLowerCase() === entry.trim().toLowerCase(),
+		);
+		if (named) return named.value;
+		const day = wholeNumber(entry);
+		if (day === undefined || day < 0 || day > 6) {
+			throw new FieldError(
+				SHOP_FIELD.horizonDaysOfWeek,
+				value,
+				`${JSON.stringify(entry)} is not a day of the week (1 Monday ... 6 Saturday, 0 Sunday, or the day's name)`,
+			);
+		}
+		return day;
+	});
+	return [...new Set(days)].sort((a, b) => DAY_ORDER.indexOf(a) - DAY_ORDER.indexOf(b));
+}
+
+/** Spec 4.8 answers `{ message }`; the output adds which shop it was about. */
+export function shopUpdateResult(shopId: number, response: unknown): IDataObject {
+	const message = (response as Partial<MessageResponse> | undefined)?.message;
+	return { shopId, message: typeof message === 'string' && message.trim() !== '' ? message : 'Shop updated' };
+}
