@@ -1,0 +1,160 @@
+import { DateTime } from 'luxon';
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { asItemError } from '../shared/errors';
+import { nextRuns, type NextRuns } from '../shared/nextRuns';
+import { retryPolicyFrom } from '../shared/properties';
+import {
+	SCHEDULE_FIELD_LABELS,
+	parseNextRunsToShow,
+	parseScheduleId,
+	scheduleFieldsFrom,
+	selectionOrAll,
+	type ScheduleInput,
+} from '../shared/scheduleFields';
+import { ACCESS_TOKEN_CREDENTIAL, apiRequest } from '../shared/transport';
+import type { Schedule, ScheduleFields } from '../shared/types';
+import { scheduleProperties, type ScheduleOperation } from './scheduleProperties';
+
+export class TravelPricingSchedule implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Travel Pricing Schedule',
+		name: 'travelPricingSchedule',
+		icon: { light: 'file:schedule.svg', dark: 'file:schedule.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle:
+			'={{ {"create": "Create schedule", "update": "Update schedule", "preview": "Preview next runs"}[$parameter["operation"]] }}',
+		description: 'Create or update the schedules that run a rate shop, and see when they will run',
+		defaults: { name: 'Travel Pricing Schedule' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: ACCESS_TOKEN_CREDENTIAL,
+				required: true,
+				// Preview sends nothing, so it needs no credential.
+				displayOptions: { show: { operation: ['create', 'update'] } },
+			},
+		],
+		properties: scheduleProperties,
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const zone = this.getTimezone();
+		const requests = this.getInputData().map((_, itemIndex) => scheduleRequestFor(this, itemIndex, zone));
+		// Every item is checked before the first schedule is stored: a bad row 40 must not leave
+		// rows 0 to 39 created, to be created twice when the workflow is run again.
+		const firstInvalid = requests.find((request) => request instanceof Error);
+		if (firstInvalid && !this.continueOnFail()) throw firstInvalid;
+
+		const output: INodeExecutionData[] = [];
+		const neverRuns = new Map<string, number[]>();
+		for (const [itemIndex, request] of requests.entries()) {
+			try {
+				if (request instanceof Error) throw request;
+				const schedule = await saveSchedule(this, request, itemIndex);
+				// The service stores the schedule now, so the queueing rule counts from now.
+				const upcoming = nextRuns(request.fields, { createdAt: DateTime.now().toMillis(), zone, count: request.count });
+				if (upcoming.outlook === 'never' && upcoming.note) {
+					neverRuns.set(upcoming.note, [...(neverRuns.get(upcoming.note) ?? []), itemIndex]);
+				}
+				output.push({ json: withNextRuns(schedule, upcoming), pairedItem: { item: itemIndex } });
+			} catch (error) {
+				const itemError = asItemError(this.getNode(), error, itemIndex);
+				if (!this.continueOnFail()) throw itemError;
+				output.push({ json: { error: itemError.message }, pairedItem: { item: itemIndex } });
+			}
+		}
+
+		for (const [note, itemIndexes] of neverRuns) {
+			const which = itemIndexes.length === 1 ? 'Item' : 'Items';
+			this.addExecutionHints({ message: `${which} ${itemIndexes.join(', ')}: ${note}`, type: 'warning' });
+		}
+		return [output];
+	}
+}
+
+/** One item's parameters, checked: what to send, or the error that names the bad field. */
+interface ScheduleRequest {
+	operation: ScheduleOperation;
+	scheduleId?: number;
+	fields: ScheduleFields;
+	count: number;
+	options: IDataObject;
+}
+
+function scheduleRequestFor(context: IExecuteFunctions, itemIndex: number, zone: string): ScheduleRequest | Error {
+	try {
+		const operation = context.getNodeParameter('operation', itemIndex) as ScheduleOperation;
+		const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const scheduleId =
+			operation === 'update' ? parseScheduleId(context.getNodeParameter('scheduleId', itemIndex)) : undefined;
+		const fields = scheduleFieldsFrom(readScheduleInput(context, itemIndex), zone);
+		return { operation, scheduleId, fields, count: parseNextRunsToShow(options.nextRunsToShow), options };
+	} catch (error) {
+		return asItemError(context.getNode(), error, itemIndex);
+	}
+}
+
+function readScheduleInput(context: IExecuteFunctions, itemIndex: number): ScheduleInput {
+	const parameter = (name: string, fallback?: unknown) =>
+		context.getNodeParameter(name, itemIndex, fallback) as unknown;
+	return {
+		name: parameter('name'),
+		rateShopId: parameter('rateShopId'),
+		years: parameter('years', ''),
+		months: selectionOrAll(SCHEDULE_FIELD_LABELS.months, parameter('monthsMode', 'all'), parameter('months', [])),
+		daysOfWeek: selectionOrAll(
+			SCHEDULE_FIELD_LABELS.daysOfWeek,
+			parameter('daysOfWeekMode', 'all'),
+			parameter('daysOfWeek', []),
+		),
+		daysOfMonth: parameter('daysOfMonth', ''),
+		hours: parameter('hours', ''),
+		minute: parameter('minute', 0),
+		second: parameter('second', 0),
+		status: parameter('status', 1),
+		startDate: parameter('startDate'),
+		endDate: parameter('endDate', ''),
+	};
+}
+
+/** Create and Update send the fields; Preview sends nothing and shows the fields it would send. */
+async function saveSchedule(context: IExecuteFunctions, request: ScheduleRequest, itemIndex: number): Promise<IDataObject> {
+	const { operation, scheduleId } = request;
+	const retry = retryPolicyFrom(request.options);
+	const body = { ...request.fields } as IDataObject;
+	if (operation === 'create') {
+		return (await apiRequest.call(context, 'POST', '/schedule', { body, retry, itemIndex })) as Schedule & IDataObject;
+	}
+	if (operation === 'update') {
+		// PUT replaces the whole configuration, so sending it again after a 500 cannot do anything
+		// the first attempt did not: it is as safe to retry as a lookup.
+		return (await apiRequest.call(context, 'PUT', `/schedule/${scheduleId}`, {
+			body,
+			retry,
+			itemIndex,
+			idempotent: true,
+			resource: `schedule ${scheduleId}`,
+		})) as Schedule & IDataObject;
+	}
+	return body;
+}
+
+/** The schedule as the service returned it, plus when it will run. */
+function withNextRuns(schedule: IDataObject, upcoming: NextRuns): IDataObject {
+	return {
+		...schedule,
+		nextRuns: upcoming.runs,
+		...(upcoming.note === undefined ? {} : { nextRunsNote: upcoming.note }),
+	};
+}

@@ -1,0 +1,385 @@
+import { DateTime } from 'luxon';
+
+import { FieldError } from './errors';
+import type { ScheduleFields } from './types';
+
+/**
+ * Parsers for the schedule fields (SERVICE-SPEC part 2, "Schedule"). Each takes what n8n hands
+ * over, typed in, picked from a list or produced by an expression (a sheet row holding `1,3,5`,
+ * an array, a number), checks it against the spec's limits and returns the spec's string form:
+ * `*` for "all", otherwise a comma list. A bad value throws FieldError naming the field and item.
+ */
+
+export const SCHEDULE_FIELD_LABELS = {
+	scheduleId: 'Schedule ID',
+	name: 'Name',
+	rateShopId: 'Rate Shop ID',
+	years: 'Years',
+	months: 'Months',
+	daysOfWeek: 'Days of Week',
+	daysOfMonth: 'Days of Month',
+	hours: 'Hours',
+	minute: 'Minute',
+	second: 'Second',
+	status: 'Status',
+	startDate: 'Start Date',
+	endDate: 'End Date',
+} as const;
+
+const L = SCHEDULE_FIELD_LABELS;
+
+export const ALL = '*';
+
+export const MONTH_NAMES = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+] as const;
+
+/** Spec numbering: 1 Monday ... 6 Saturday, 0 Sunday. Index = the number sent. */
+export const WEEKDAY_NAMES = [
+	'Sunday',
+	'Monday',
+	'Tuesday',
+	'Wednesday',
+	'Thursday',
+	'Friday',
+	'Saturday',
+] as const;
+
+/** A list field after parsing: its wire form and the values it selects (undefined = all). */
+export interface ParsedList {
+	wire: string;
+	values?: number[];
+}
+
+interface ListRule {
+	field: string;
+	min: number;
+	max: number;
+	/** What one item is, for messages: "a month (1 to 12)". */
+	itemIs: string;
+	/** Empty means "all" for Years, Days of Month and Hours; Months and Days of Week have a mode. */
+	emptyMeansAll: boolean;
+	/** Names a spreadsheet may hold instead of numbers ("Mon", "march"). */
+	names?: Map<string, number>;
+	/** The spec allows ranges on the wire only for the day of month; elsewhere they are expanded. */
+	keepRanges?: boolean;
+	/** Weekdays wrap: Friday-Monday (5-1) is Friday, Saturday, Sunday, Monday. */
+	wraps?: boolean;
+}
+
+function namesToNumbers(names: readonly string[], first: number): Map<string, number> {
+	const map = new Map<string, number>();
+	names.forEach((name, index) => {
+		map.set(name.toLowerCase(), index + first);
+		map.set(name.slice(0, 3).toLowerCase(), index + first);
+	});
+	return map;
+}
+
+const YEAR_RULE: ListRule = {
+	field: L.years,
+	min: 1970,
+	max: 9999,
+	itemIs: 'a four-digit year (1970 to 9999)',
+	emptyMeansAll: true,
+};
+
+const MONTH_RULE: ListRule = {
+	field: L.months,
+	min: 1,
+	max: 12,
+	itemIs: 'a month (1 January to 12 December, or a name such as March)',
+	emptyMeansAll: false,
+	names: namesToNumbers(MONTH_NAMES, 1),
+};
+
+const WEEKDAY_RULE: ListRule = {
+	field: L.daysOfWeek,
+	min: 0,
+	max: 6,
+	itemIs: 'a day of the week (1 Monday to 6 Saturday, 0 Sunday, or a name such as Monday)',
+	emptyMeansAll: false,
+	names: namesToNumbers(WEEKDAY_NAMES, 0),
+	wraps: true,
+};
+
+const DAY_RULE: ListRule = {
+	field: L.daysOfMonth,
+	min: 1,
+	max: 31,
+	itemIs: 'a day of the month (1 to 31)',
+	emptyMeansAll: true,
+	keepRanges: true,
+};
+
+const HOUR_RULE: ListRule = {
+	field: L.hours,
+	min: 0,
+	max: 23,
+	itemIs: 'an hour (0 to 23)',
+	emptyMeansAll: true,
+};
+
+/** Splits what an expression or a field produced into trimmed items; undefined when empty. */
+function listItems(value: unknown, field: string): string[] | undefined {
+	if (value === undefined || value === null) return undefined;
+	const parts: unknown[] = Array.isArray(value) ? value : [value];
+	const items: string[] = [];
+	for (const part of parts) {
+		if (typeof part === 'number') items.push(String(part));
+		else if (typeof part === 'string') items.push(...part.split(','));
+		else throw new FieldError(field, value, 'expected a comma-separated list such as 1,3,5');
+	}
+	const trimmed = items.map((item) => item.trim());
+	if (trimmed.length === 1 && trimmed[0] === '') return undefined;
+	if (trimmed.length === 0) return undefined;
+	return trimmed;
+}
+
+function itemNumber(item: string, value: unknown, rule: ListRule): number {
+	const named = rule.names?.get(item.toLowerCase());
+	if (named !== undefined) return named;
+	const number = /^\d+$/.test(item) ? Number(item) : NaN;
+	if (!Number.isInteger(number) || number < rule.min || number > rule.max) {
+		throw new FieldError(rule.field, value, `"${item}" is not ${rule.itemIs}`);
+	}
+	return number;
+}
+
+/** from..to inclusive; a weekday range that passes Saturday continues at Sunday. */
+function rangeValues(from: number, to: number, rule: ListRule): number[] {
+	const span = rule.max - rule.min + 1;
+	const length = (((to - from) % span) + span) % span + 1;
+	return Array.from({ length }, (_, step) => rule.min + ((from - rule.min + step) % span));
+}
+
+function parseList(value: unknown, rule: ListRule): ParsedList {
+	const items = listItems(value, rule.field);
+	if (items === undefined || (items.length === 1 && items[0] === ALL)) {
+		if (items === undefined && !rule.emptyMeansAll) {
+			throw new FieldError(rule.field, value, 'choose at least one, or set it to All');
+		}
+		return { wire: ALL };
+	}
+
+	const selected = new Set<number>();
+	const wireItems: string[] = [];
+	for (const item of items) {
+		if (item === '') {
+			throw new FieldError(rule.field, value, 'the list has an empty item (a doubled or trailing comma)');
+		}
+		if (item === ALL) {
+			throw new FieldError(rule.field, value, '"*" means all and cannot be combined with other values');
+		}
+		const range = /^(\w+)\s*-\s*(\w+)$/.exec(item);
+		if (range) {
+			const from = itemNumber(range[1], value, rule);
+			const to = itemNumber(range[2], value, rule);
+			if (from > to && !rule.wraps) {
+				throw new FieldError(rule.field, value, `the range "${item}" runs backwards; write it as ${to}-${from}`);
+			}
+			for (const number of rangeValues(from, to, rule)) selected.add(number);
+			wireItems.push(`${from}-${to}`);
+		} else {
+			const number = itemNumber(item, value, rule);
+			selected.add(number);
+			wireItems.push(String(number));
+		}
+	}
+	const values = [...selected].sort((a, b) => a - b);
+	const wire = rule.keepRanges ? [...new Set(wireItems)].join(',') : values.join(',');
+	return { wire, values };
+}
+
+/** Years: empty or `*` = every year; otherwise a list such as `2025,2026` (ranges expanded). */
+export function parseYears(value: unknown): ParsedList {
+	return parseList(value, YEAR_RULE);
+}
+
+/** Months: `*` = all; a list of 1 to 12 or month names. Empty means nothing was chosen. */
+export function parseMonths(value: unknown): ParsedList {
+	return parseList(value, MONTH_RULE);
+}
+
+/** Days of week: `*` = all; 1 Monday ... 6 Saturday, 0 Sunday, or names. */
+export function parseDaysOfWeek(value: unknown): ParsedList {
+	return parseList(value, WEEKDAY_RULE);
+}
+
+/** Days of month: empty or `*` = every day; lists and ranges such as `1,15,20-25`, sent as typed. */
+export function parseDaysOfMonth(value: unknown): ParsedList {
+	return parseList(value, DAY_RULE);
+}
+
+/** Hours: empty or `*` = every hour; otherwise a list of 0 to 23. */
+export function parseHours(value: unknown): ParsedList {
+	return parseList(value, HOUR_RULE);
+}
+
+function wholeNumber(value: unknown, field: string, min: number, max: number, itemIs: string): number {
+	const text = typeof value === 'string' ? value.trim() : value;
+	if (text === undefined || text === null || text === '') throw new FieldError(field, value, 'required');
+	const number = typeof text === 'number' ? text : typeof text === 'string' && /^\d+$/.test(text) ? Number(text) : NaN;
+	if (!Number.isInteger(number) || number < min || number > max) {
+		throw new FieldError(field, value, `must be ${itemIs}`);
+	}
+	return number;
+}
+
+/** Months and Days of Week are a mode (All or Selected) plus the selection. */
+export function selectionOrAll(field: string, mode: unknown, selection: unknown): unknown {
+	if (mode === 'all') return ALL;
+	if (mode === 'selected') return selection;
+	throw new FieldError(field, mode, 'must be "all" or "selected"');
+}
+
+/** The spec gives minute and seconds as one value each, 0 to 59. */
+export function parseMinute(value: unknown): string {
+	return String(wholeNumber(value, L.minute, 0, 59, 'a whole number from 0 to 59'));
+}
+
+export function parseSecond(value: unknown): string {
+	return String(wholeNumber(value, L.second, 0, 59, 'a whole number from 0 to 59'));
+}
+
+const INT32_MAX = 2_147_483_647;
+
+export function parseRateShopId(value: unknown): number {
+	return wholeNumber(value, L.rateShopId, 1, Number.MAX_SAFE_INTEGER, 'a positive whole number');
+}
+
+export const DEFAULT_NEXT_RUNS = 5;
+
+/** "Next Runs to Show" in the node options. */
+export function parseNextRunsToShow(value: unknown): number {
+	if (value === undefined) return DEFAULT_NEXT_RUNS;
+	return wholeNumber(value, 'Next Runs to Show', 1, 100, 'a whole number from 1 to 100');
+}
+
+/** The path parameter is an int32 (spec 4.3). */
+export function parseScheduleId(value: unknown): number {
+	return wholeNumber(value, L.scheduleId, 1, INT32_MAX, `a whole number from 1 to ${INT32_MAX}`);
+}
+
+export function parseScheduleName(value: unknown): string {
+	const name = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	if (name === undefined) throw new FieldError(L.name, value, 'must be text');
+	if (name === '') throw new FieldError(L.name, value, 'required');
+	return name;
+}
+
+/** Spec: 1 = active, 0 = inactive. Expressions may also say "active" / "inactive". */
+export function parseStatus(value: unknown): 0 | 1 {
+	const text = String(value).trim().toLowerCase();
+	if (text === '1' || text === 'active') return 1;
+	if (text === '0' || text === 'inactive') return 0;
+	throw new FieldError(L.status, value, 'must be Active (1) or Inactive (0)');
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * A date as the spec sends it, `YYYY-MM-DD`. The date picker gives `2025-03-01T00:00:00` and an
+ * expression may give a Date or a Luxon DateTime ({{ $now }}): those are read in the workflow's
+ * timezone, so "today" means today where the workflow runs. Returns undefined when empty.
+ */
+export function parseScheduleDate(value: unknown, field: string, zone: string): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (value instanceof Date) return checkedDate(DateTime.fromJSDate(value, { zone }), field, value);
+	if (DateTime.isDateTime(value)) return checkedDate(value.setZone(zone), field, value);
+	if (typeof value !== 'string') throw new FieldError(field, value, 'must be a date in the form YYYY-MM-DD');
+
+	const text = value.trim();
+	if (text === '') return undefined;
+	const plain = ISO_DATE.exec(text);
+	if (plain) {
+		const [year, month, day] = plain.slice(1).map(Number);
+		const date = DateTime.fromObject({ year, month, day }, { zone: 'utc' });
+		if (!date.isValid) {
+			const monthStart = DateTime.fromObject({ year, month: Math.min(Math.max(month, 1), 12) }, { zone: 'utc' });
+			const reason =
+				month < 1 || month > 12
+					? `month ${month} does not exist`
+					: `${MONTH_NAMES[month - 1]} ${year} has ${monthStart.daysInMonth} days`;
+			throw new FieldError(field, value, `this date does not exist: ${reason}`);
+		}
+		return text;
+	}
+	if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) {
+		return checkedDate(DateTime.fromISO(text.replace(' ', 'T'), { zone }), field, value);
+	}
+	throw new FieldError(field, value, 'must be a date in the form YYYY-MM-DD');
+}
+
+function checkedDate(date: DateTime, field: string, value: unknown): string {
+	const iso = date.isValid ? date.toISODate() : null;
+	if (iso === null) throw new FieldError(field, value, 'must be a date in the form YYYY-MM-DD that exists');
+	return iso;
+}
+
+/** The node's parameters for one item, as n8n returned them. */
+export interface ScheduleInput {
+	name: unknown;
+	rateShopId: unknown;
+	years: unknown;
+	/** `*` when the user chose All; otherwise the selection or an expression's value. */
+	months: unknown;
+	daysOfWeek: unknown;
+	daysOfMonth: unknown;
+	hours: unknown;
+	minute: unknown;
+	second: unknown;
+	status: unknown;
+	startDate: unknown;
+	endDate: unknown;
+}
+
+/**
+ * The request body of POST /schedule and PUT /schedule/{id}. Every field is checked before
+ * anything is sent; the first problem is thrown as a FieldError.
+ */
+export function scheduleFieldsFrom(input: ScheduleInput, zone: string): ScheduleFields {
+	const schedulename = parseScheduleName(input.name);
+	const rateshopid = parseRateShopId(input.rateShopId);
+	const year = parseYears(input.years).wire;
+	const month = parseMonths(input.months).wire;
+	const dow = parseDaysOfWeek(input.daysOfWeek).wire;
+	const day = parseDaysOfMonth(input.daysOfMonth).wire;
+	const hour = parseHours(input.hours).wire;
+	const minute = parseMinute(input.minute);
+	const seconds = parseSecond(input.second);
+	const status = parseStatus(input.status);
+	const startdate = parseScheduleDate(input.startDate, L.startDate, zone);
+	if (startdate === undefined) throw new FieldError(L.startDate, input.startDate, 'required');
+	const enddate = parseScheduleDate(input.endDate, L.endDate, zone);
+	if (enddate !== undefined && enddate < startdate) {
+		throw new FieldError(L.endDate, input.endDate, `is before the Start Date ${startdate}`);
+	}
+	const fields: ScheduleFields = {
+		schedulename,
+		rateshopid,
+		year,
+		month,
+		dow,
+		day,
+		hour,
+		minute,
+		seconds,
+		status,
+		startdate,
+	};
+	// The spec: without an end date the schedule runs indefinitely, so none is sent.
+	if (enddate !== undefined) fields.enddate = enddate;
+	return fields;
+}
