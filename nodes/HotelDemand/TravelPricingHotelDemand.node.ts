@@ -137,7 +137,7 @@ export class TravelPricingHotelDemand implements INodeType {
 				const dateOrder = (options.dateOrder ?? 'auto') as DateOrderChoice;
 
 				const response = await apiRequest.call(this, 'GET', `/hoteldemanddata/${demandId}`, {
-					readOnly: true,
+					idempotent: true,
 					retry: retryPolicyFrom(options),
 					resource: `demand shop ${demandId}`,
 					itemIndex,

@@ -123,7 +123,7 @@ export class TravelPricingHotelInfo implements INodeType {
 				const response = await apiRequest.call(this, 'POST', '/hotelinfo', {
 					body: hotelInfoRequestBody(batch, batchSize),
 					retry,
-					readOnly: true,
+					idempotent: true,
 					itemIndex,
 				});
 				return { hotels: indexHotelsByCode(hotelsFromResponse(response)) };

@@ -230,6 +230,8 @@ export class TravelPricingShopUpdate implements INodeType {
 				const response = await apiRequest.call(this, 'PUT', `/shops/${request.shopId}`, {
 					body: request.body as unknown as IDataObject,
 					retry: retryPolicyFrom(options),
+					// The body replaces the shop's configuration, so repeating it after a 500 is harmless.
+					idempotent: true,
 					resource: `shop ${request.shopId}`,
 					itemIndex,
 				});

@@ -63,7 +63,7 @@ export async function searchAirports(
 	if (search.codes && search.codes.length > 0) qs.codes = search.codes.join(',');
 	const response = await apiRequest.call(context, 'GET', AIRPORTS_ENDPOINT, {
 		qs,
-		readOnly: true,
+		idempotent: true,
 		retry: search.retry,
 		itemIndex: search.itemIndex,
 	}) as AirportsResponse;

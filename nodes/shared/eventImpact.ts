@@ -35,7 +35,7 @@ export async function findEvents(
 			const response = await apiRequest.call(context, 'POST', EVENT_IMPACT_ENDPOINT, {
 				qs: { eventsImpactPerPage: perPage, pageNumber },
 				body,
-				readOnly: true,
+				idempotent: true,
 				retry: search.retry,
 				itemIndex: search.itemIndex,
 			}) as EventImpactResponse;

@@ -18,9 +18,10 @@ const MAX_DELAY_MS = 30_000;
  * change on their own. */
 export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
-/** A 500 may have come after the service acted, so it is retried only for requests that change
- * nothing (the lookups and searches), never for creating a schedule or a webhook. */
-export const RETRYABLE_STATUSES_READ_ONLY = new Set([...RETRYABLE_STATUSES, 500]);
+/** A 500 may have come after the service acted, so it is retried only for idempotent requests
+ * (lookups, searches, a PUT that replaces a whole configuration), never for creating a schedule
+ * or a webhook. */
+export const RETRYABLE_STATUSES_IDEMPOTENT = new Set([...RETRYABLE_STATUSES, 500]);
 
 export const RETRYABLE_NETWORK_CODES = new Set([
 	'ECONNRESET',

@@ -17,7 +17,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	RETRYABLE_NETWORK_CODES,
 	RETRYABLE_STATUSES,
-	RETRYABLE_STATUSES_READ_ONLY,
+	RETRYABLE_STATUSES_IDEMPOTENT,
 	nextRetryDelay,
 	parseRetryAfter,
 	type RetryPolicy,
@@ -38,8 +38,9 @@ export interface ApiRequestOptions {
 	body?: IDataObject | IDataObject[];
 	qs?: IDataObject;
 	retry?: RetryPolicy;
-	/** True for lookups and searches, which may be retried after a 500 (see retry.ts). */
-	readOnly?: boolean;
+	/** True where sending twice does what sending once does (lookups, searches, a PUT that
+	 * replaces a whole configuration): a 500 is then retried too (see retry.ts). */
+	idempotent?: boolean;
 	/** What 403 and 404 name, for example "shop 42". */
 	resource?: string;
 	itemIndex?: number;
@@ -84,7 +85,7 @@ export async function apiRequest<T = unknown>(
 		ignoreHttpStatusErrors: true,
 	};
 	const policy = options.retry ?? DEFAULT_RETRY_POLICY;
-	const retryable = options.readOnly ? RETRYABLE_STATUSES_READ_ONLY : RETRYABLE_STATUSES;
+	const retryable = options.idempotent ? RETRYABLE_STATUSES_IDEMPOTENT : RETRYABLE_STATUSES;
 	const abortSignal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 
 	let waitedMs = 0;

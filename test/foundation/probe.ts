@@ -29,7 +29,7 @@ export class TransportProbe implements INodeType {
 			{ displayName: 'Query', name: 'qs', type: 'json', default: '' },
 			{ displayName: 'Max Attempts', name: 'maxAttempts', type: 'number', default: 5 },
 			{ displayName: 'Max Wait', name: 'maxTotalWaitMs', type: 'number', default: 60000 },
-			{ displayName: 'Read Only', name: 'readOnly', type: 'boolean', default: true },
+			{ displayName: 'Read Only', name: 'idempotent', type: 'boolean', default: true },
 		],
 	};
 
@@ -41,7 +41,7 @@ export class TransportProbe implements INodeType {
 		const body = await apiRequest.call(this, this.getNodeParameter('method', 0) as IHttpRequestMethods, this.getNodeParameter('endpoint', 0) as string, {
 			body: parse('body'),
 			qs: parse('qs'),
-			readOnly: this.getNodeParameter('readOnly', 0) as boolean,
+			idempotent: this.getNodeParameter('idempotent', 0) as boolean,
 			retry: {
 				maxAttempts: this.getNodeParameter('maxAttempts', 0) as number,
 				maxTotalWaitMs: this.getNodeParameter('maxTotalWaitMs', 0) as number,

@@ -107,7 +107,7 @@ describe('server failures are retried only where repeating is harmless', () => {
 			method: 'POST',
 			endpoint: '/webhook',
 			body: '{"endpoint":"http://127.0.0.1:9/x","authType":"none"}',
-			readOnly: false,
+			idempotent: false,
 		});
 		expect(error?.message).toMatch(/HTTP 500/);
 		expect(sandbox.requests({ endpoint: 'webhook' })).toHaveLength(1);
@@ -116,7 +116,7 @@ describe('server failures are retried only where repeating is harmless', () => {
 
 describe('client errors are never retried and say what to do', () => {
 	it("a 400 carries the service's own reason", async () => {
-		const { error } = await probe({ method: 'POST', endpoint: '/schedule', body: '{"schedulename":"x"}', readOnly: false });
+		const { error } = await probe({ method: 'POST', endpoint: '/schedule', body: '{"schedulename":"x"}', idempotent: false });
 		expect(error?.message).toMatch(/^The service rejected the request: .*rateshopid/);
 		expect(sandbox.requests({ endpoint: 'schedule' })).toHaveLength(1);
 	});
@@ -140,13 +140,13 @@ describe('client errors are never retried and say what to do', () => {
 	});
 
 	it('a 403 names the resource the account may not change', async () => {
-		const { error } = await probe({ method: 'PUT', endpoint: '/shops/901', body: JSON.stringify(validShop), readOnly: false });
+		const { error } = await probe({ method: 'PUT', endpoint: '/shops/901', body: JSON.stringify(validShop), idempotent: false });
 		expect(error?.message).toBe('Access denied to shop 901');
 		expect(sandbox.requests({ endpoint: 'shops' })).toHaveLength(1);
 	});
 
 	it('a 404 names the resource that does not exist', async () => {
-		const { error } = await probe({ method: 'PUT', endpoint: '/shops/4242', body: JSON.stringify(validShop), readOnly: false });
+		const { error } = await probe({ method: 'PUT', endpoint: '/shops/4242', body: JSON.stringify(validShop), idempotent: false });
 		expect(error?.message).toMatch(/not found/);
 		expect(sandbox.requests({ endpoint: 'shops' })).toHaveLength(1);
 	});
@@ -163,8 +163,8 @@ describe('no secret appears in any error', () => {
 
 	it('keeps the token out of every service error', async () => {
 		for (const parameters of [
-			{ method: 'POST', endpoint: '/schedule', body: '{}', readOnly: false },
-			{ method: 'PUT', endpoint: '/shops/901', body: JSON.stringify(validShop), readOnly: false },
+			{ method: 'POST', endpoint: '/schedule', body: '{}', idempotent: false },
+			{ method: 'PUT', endpoint: '/shops/901', body: JSON.stringify(validShop), idempotent: false },
 			{ method: 'GET', endpoint: '/hoteldemanddata/1', maxAttempts: 1 },
 		]) {
 			const { error } = await probe(parameters);

@@ -255,6 +255,16 @@ describe('429 answers are waited out within the retry options', () => {
 	});
 });
 
+describe('a passing server failure is retried, since the update replaces the whole configuration', () => {
+	it('sends the update again after a 500 and changes the shop', async () => {
+		sandbox.setFaults({ endpoints: { shops: { p500: 1, times: 1 } } });
+		const result = await shopUpdate({ items: [shopItem(7)], parameters: shopParameters({ options: { maxRetryWaitSeconds: 5 } }) });
+
+		expect(outputs(result.items)).toEqual([{ shopId: 7, message: 'Shop 7 updated successfully' }]);
+		expect(shopRequests().map((request) => request.status)).toEqual([500, 200]);
+	});
+});
+
 describe('continue on failure keeps good items going next to bad ones', () => {
 	it('changes the good shops and turns every other item into an error item of its own', async () => {
 		const result = await shopUpdate({
