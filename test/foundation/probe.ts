@@ -1,10 +1,10 @@
 /**
- * A test-only node that sends one request through the package's transport (from the build), so
+ * A test-only node that sends one request through the package's transport, so
  * the transport's retries and errors are proven in the real engine independently of any node.
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { apiRequest } from '../../dist/nodes/shared/transport';
+import { apiRequest } from '../../nodes/shared/transport';
 
 export const PROBE_NODE_TYPE = 'harness.transportProbe';
 

@@ -1,7 +1,18 @@
 /**
  * The service's record types as the sandbox serves them (spec part 2 and part 6),
- * plus the sandbox's own configuration types.
+ * plus the sandbox's own configuration types. Records whose shape the spec fixes outright are
+ * the package's own types, so the simulator and the nodes cannot drift apart.
  */
+
+import type { RateRecord as SpecRateRecord } from '../../nodes/shared/types';
+
+export type {
+	Airport,
+	Market,
+	ShopUpdate as ShopConfig,
+	WebhookAuthType as AuthType,
+	WebhookRegistration,
+} from '../../nodes/shared/types';
 
 export interface Source {
 	websitecode: number;
@@ -67,98 +78,15 @@ export interface ServiceEvent {
 	eventStatus: string;
 }
 
-export interface Airport {
-	_id: string;
-	id: string;
-	airportName: string;
-	city: string;
-	airportCode: string;
-	isActiveStatus: boolean;
-}
 
-export type AuthType = 'none' | 'basic' | 'bearer' | 'header';
 
-export interface WebhookRegistration {
-	endpoint: string;
-	authType: AuthType;
-	userName?: string;
-	password?: string;
-	token?: string;
-	/** Our answer to "the field that holds the header name for the header type: not shown". */
-	headerName?: string;
-}
 
-export interface Market {
-	pickupLocation: string;
-	dropLocation: string;
-}
 
-export interface ShopConfig {
-	shopName: string;
-	markets: Market[];
-	websiteCode: number[];
-	cob: string;
-	lor: number;
-	currency: string;
-	horizon: number;
-	horizonDow?: number[];
-	pickupTime: string;
-	dropTime: string;
-}
 
-export interface RateRecord {
+/** A rate record of spec part 6, plus one field of the sandbox's own. */
+export interface RateRecord extends SpecRateRecord {
 	/** Extra field beyond spec part 6: a unique, deterministic identity per record. */
 	recordId: string;
-	shopId: number;
-	dtCollected: string;
-	websiteCode: number;
-	checkIn: string;
-	checkOut: string;
-	los: number;
-	pos: number;
-	guests: number;
-	hotelId: number;
-	hotelCode: number;
-	hotelName: string;
-	sourceUrl: string;
-	address: string;
-	city: string;
-	state: string;
-	country: string;
-	latitude: string;
-	longitude: string;
-	currency: string;
-	isLAR: boolean;
-	propertyType: string;
-	roomType: string;
-	roomDescription: string;
-	roomAmenities: string;
-	mapLink: string;
-	roomAvailable: string;
-	roomLeft: string;
-	reviewRating: number;
-	reviewsCount: number;
-	taxAmount: number;
-	taxType: string;
-	taxStatus: number;
-	mealPlan: string;
-	ratePlan: string;
-	locationRating: number;
-	promo: string;
-	ratingText: string;
-	onsiteRate: number;
-	netRate: number;
-	discount: number;
-	occupancy: number;
-	paymentType: string;
-	rankingListingCount: number;
-	navigationPage: number;
-	newArrival: string;
-	distanceHotel: number;
-	otherInformation: string;
-	statusCode: number;
-	otherRatings: { htlRating: number; aptRating: number; dotsRating: number };
-	ratingFlags: { preferredPartner: boolean; preferredPlus: boolean };
 }
 
 /** The two accounts the sandbox knows. */
