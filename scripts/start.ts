@@ -1,0 +1,321 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startSandbox, type Sandbox } from '../test/sandbox';
+import {
+	bindCredentials,
+	ensureN8n,
+	formatDuration,
+	freePort,
+	N8nInstance,
+	NEWEST_N8N,
+	ownPackageJson,
+	packPackage,
+	PROVEN_N8N_VERSIONS,
+	REPO_ROOT,
+	runCommand,
+	serviceCredentials,
+	type Owner,
+	type ServiceAccess,
+	type WorkflowSeed,
+} from '../test/e2e/harness';
+
+/**
+ * `npm start`: a ready n8n with this package, its credentials and the example workflows, talking
+ * to the service sandbox (or to a real service with --base-url). See docs/e2e.md.
+ */
+
+const USAGE = `Usage: npm start [-- options]
+
+Builds the package, starts the service sandbox and an n8n with the package installed, the demo
+credentials and the example workflows, and prints the editor URL. Ctrl-C stops everything.
+
+Options (each also as an environment variable):
+  --n8n-version <v>   TRAVEL_PRICING_N8N_VERSION   n8n to run: ${PROVEN_N8N_VERSIONS.join(' or ')} (default ${NEWEST_N8N})
+  --port <n>          TRAVEL_PRICING_N8N_PORT      editor port (default 5678, or a free one)
+  --sandbox-port <n>  SANDBOX_PORT                 sandbox port (default 5679, or a free one)
+  --base-url <url>    TRAVEL_PRICING_BASE_URL      use a real service instead of the sandbox; then
+                      TRAVEL_PRICING_ACCESS_TOKEN  its access token (required) and
+                      TRAVEL_PRICING_API_KEY       its airports API key
+  --webhook-url <url> TRAVEL_PRICING_WEBHOOK_URL   public address of this n8n, for rate deliveries
+                                                   from a real service (default: the editor URL)
+  --fresh                                          start from an empty demo folder
+  --help
+
+The demo's n8n folder is kept in .demo/n8n-<version>/ (workflows, executions, the owner account);
+--fresh removes it first.`;
+
+const DEMO_OWNER: Owner = {
+	email: 'demo@example.com',
+	password: 'TravelPricing-Demo-1',
+	firstName: 'Demo',
+	lastName: 'Analyst',
+};
+
+const DEFAULT_N8N_PORT = 5678;
+const DEFAULT_SANDBOX_PORT = 5679;
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+const DEMO_ROOT = path.join(REPO_ROOT, '.demo');
+
+interface StartOptions {
+	version: string;
+	port?: number;
+	sandboxPort?: number;
+	baseUrl?: string;
+	webhookUrl?: string;
+	fresh: boolean;
+}
+
+function parseArgs(argv: string[]): StartOptions {
+	const flags = new Map<string, string | true>();
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (!arg.startsWith('--')) fail(`Unexpected argument "${arg}"\n\n${USAGE}`);
+		const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
+		if (name === 'fresh' || name === 'help') flags.set(name, true);
+		else if (inline !== undefined) flags.set(name, inline);
+		else if (i + 1 < argv.length) flags.set(name, argv[++i]);
+		else fail(`--${name} needs a value\n\n${USAGE}`);
+	}
+	const known = ['n8n-version', 'port', 'sandbox-port', 'base-url', 'webhook-url', 'fresh', 'help'];
+	for (const name of flags.keys()) if (!known.includes(name)) fail(`Unknown option --${name}\n\n${USAGE}`);
+	if (flags.has('help')) {
+		console.log(USAGE);
+		process.exit(0);
+	}
+	const text = (flag: string, env: string): string | undefined => {
+		const value = flags.get(flag);
+		return typeof value === 'string' ? value : process.env[env] || undefined;
+	};
+	const port = (flag: string, env: string): number | undefined => {
+		const raw = text(flag, env);
+		if (raw === undefined) return undefined;
+		const value = Number(raw);
+		if (!Number.isInteger(value) || value < 1 || value > 65535) fail(`--${flag} must be a port number, got "${raw}"`);
+		return value;
+	};
+	const version = text('n8n-version', 'TRAVEL_PRICING_N8N_VERSION') ?? NEWEST_N8N;
+	if (!PROVEN_N8N_VERSIONS.includes(version)) {
+		console.warn(`n8n ${version} is not one of the versions this package is tested on (${PROVEN_N8N_VERSIONS.join(', ')}); trying it anyway.`);
+	}
+	return {
+		version,
+		port: port('port', 'TRAVEL_PRICING_N8N_PORT'),
+		sandboxPort: port('sandbox-port', 'SANDBOX_PORT'),
+		baseUrl: text('base-url', 'TRAVEL_PRICING_BASE_URL')?.replace(/\/+$/, ''),
+		webhookUrl: text('webhook-url', 'TRAVEL_PRICING_WEBHOOK_URL'),
+		fresh: flags.has('fresh'),
+	};
+}
+
+function fail(message: string): never {
+	console.error(message);
+	process.exit(2);
+}
+
+function step(message: string): void {
+	console.log(`\u203a ${message}`);
+}
+
+async function build(): Promise<void> {
+	step('Building the package (npm run build)');
+	const result = await runCommand('npm', ['run', 'build'], { cwd: REPO_ROOT, timeoutMs: 600_000 });
+	if (result.code !== 0) {
+		console.error(result.stdout + result.stderr);
+		throw new Error('npm run build failed');
+	}
+}
+
+/** A port that is free now: the wanted one when nothing listens on it, else any free one. */
+async function portFor(wanted: number | undefined, fallback: number): Promise<number> {
+	const candidate = wanted ?? fallback;
+	const free = await new Promise<boolean>((resolve) => {
+		const probe = net.createServer();
+		probe.once('error', () => resolve(false));
+		probe.listen(candidate, '127.0.0.1', () => probe.close(() => resolve(true)));
+	});
+	if (free) return candidate;
+	if (wanted !== undefined) throw new Error(`Port ${wanted} is in use`);
+	return freePort();
+}
+
+/**
+ * Every examples/*.json, with its credentials bound to the demo credentials. A file without an id
+ * gets one derived from its name, so a later start recognises it as already imported.
+ */
+function readExamples(): WorkflowSeed[] {
+	if (!fs.existsSync(EXAMPLES_DIR)) return [];
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => {
+			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowSeed;
+			const id = workflow.id || `ex${createHash('sha256').update(file).digest('hex').slice(0, 14)}`;
+			return bindCredentials({ ...workflow, id, active: false });
+		});
+}
+
+/** Imports the examples the demo folder does not have yet, so a user's edits to them are kept. */
+async function importNewExamples(n8n: N8nInstance, examples: WorkflowSeed[]): Promise<WorkflowSeed[]> {
+	if (examples.length === 0) return [];
+	const { stdout } = await n8n.cli(['list:workflow', '--onlyId']);
+	const present = new Set(stdout.split('\n').map((line) => line.trim()));
+	const missing = examples.filter((workflow) => !present.has(workflow.id));
+	if (missing.length > 0) await n8n.importWorkflows(missing);
+	return missing;
+}
+
+/**
+ * The sandbox starts empty on every run, but a rate trigger that was active in the kept demo folder
+ * remembers its registration and would not register again. Deactivating and activating it makes
+ * the trigger forget and register with this run's sandbox, as a user would by toggling it.
+ */
+async function reRegisterRateTriggers(n8n: N8nInstance): Promise<string[]> {
+	const triggerType = `${ownPackageJson().name}.travelPricingRateTrigger`;
+	const list = await n8n.request<{ data: Array<{ id: string }> }>('GET', '/rest/workflows');
+	const reRegistered: string[] = [];
+	for (const { id } of list.body.data ?? []) {
+		const { body } = await n8n.request<{ data: { name: string; active: boolean; versionId: string; nodes: Array<{ type: string; disabled?: boolean }> } }>(
+			'GET',
+			`/rest/workflows/${id}`,
+		);
+		const workflow = body.data;
+		if (!workflow.active || !workflow.nodes.some((node) => node.type === triggerType && !node.disabled)) continue;
+		await n8n.request('POST', `/rest/workflows/${id}/deactivate`, {});
+		const activated = await n8n.request('POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId });
+		if (activated.status !== 200) console.warn(`  could not re-activate "${workflow.name}": ${activated.text.slice(0, 200)}`);
+		else reRegistered.push(workflow.name);
+	}
+	return reRegistered;
+}
+
+async function signIn(n8n: N8nInstance): Promise<boolean> {
+	if (!(await n8n.hasOwner())) {
+		await n8n.setupOwner(DEMO_OWNER);
+		return true;
+	}
+	try {
+		await n8n.login(DEMO_OWNER);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+async function main(): Promise<void> {
+	const options = parseArgs(process.argv.slice(2));
+	const started = Date.now();
+	let sandbox: Sandbox | undefined;
+	let n8n: N8nInstance | undefined;
+	let stopping = false;
+	const stop = async (code: number): Promise<never> => {
+		if (!stopping) {
+			stopping = true;
+			console.log('\nStopping n8n and the sandbox\u2026');
+			await n8n?.stop();
+			await sandbox?.close();
+		}
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+
+	try {
+		await build();
+		const runtime = await ensureN8n(options.version, (line) => step(line));
+
+		let access: ServiceAccess;
+		if (options.baseUrl) {
+			const accessToken = process.env.TRAVEL_PRICING_ACCESS_TOKEN;
+			if (!accessToken) throw new Error('--base-url needs the service access token in TRAVEL_PRICING_ACCESS_TOKEN');
+			access = { baseUrl: options.baseUrl, accessToken, apiKey: process.env.TRAVEL_PRICING_API_KEY ?? '' };
+			step(`Using the service at ${access.baseUrl}`);
+		} else {
+			sandbox = await startSandbox({ port: await portFor(options.sandboxPort, DEFAULT_SANDBOX_PORT) });
+			access = { baseUrl: sandbox.baseUrl, accessToken: sandbox.credentials.accessToken, apiKey: sandbox.credentials.apiKey };
+			step(`Sandbox listening on ${sandbox.baseUrl}`);
+		}
+
+		const userFolder = path.join(DEMO_ROOT, `n8n-${runtime.version}`);
+		if (options.fresh) fs.rmSync(userFolder, { recursive: true, force: true });
+		const firstRun = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
+		n8n = await N8nInstance.create({
+			runtime,
+			userFolder,
+			port: await portFor(options.port, DEFAULT_N8N_PORT),
+			env: options.webhookUrl ? { [runtime.webhookUrlVariable]: options.webhookUrl } : {},
+		});
+
+		step(`Installing ${ownPackageJson().name} into ${path.relative(REPO_ROOT, n8n.n8nFolder)}/nodes as n8n's community package installer does`);
+		await n8n.installPackage(await packPackage());
+		step(`Importing the credentials "Travel Pricing API" and "Travel Pricing Airports API" (${access.baseUrl})`);
+		await n8n.importCredentials(serviceCredentials(access));
+		const examples = readExamples();
+		const imported = await importNewExamples(n8n, examples);
+		if (imported.length > 0) step(`Imported ${imported.length} example workflow(s)`);
+
+		step(`Starting n8n ${runtime.version} on Node.js ${runtime.nodeVersion}${firstRun ? ' (first start of this folder: database setup takes a little longer)' : ''}`);
+		await n8n.start();
+		void n8n.exited().then(async () => {
+			if (stopping) return;
+			console.error(`\nn8n stopped unexpectedly; the end of its log (${n8n?.logFile}):\n${n8n?.log().split('\n').slice(-30).join('\n')}`);
+			await stop(1);
+		});
+		const signedIn = await signIn(n8n);
+		const reRegistered = sandbox && signedIn ? await reRegisterRateTriggers(n8n) : [];
+
+		printReady({ n8n, access, sandbox, examples, signedIn, reRegistered, seconds: Date.now() - started });
+	} catch (error) {
+		console.error(`\nnpm start failed: ${(error as Error).message}`);
+		if (n8n) console.error(`n8n's log: ${n8n.logFile}`);
+		await stop(1);
+	}
+}
+
+function printReady(ready: {
+	n8n: N8nInstance;
+	access: ServiceAccess;
+	sandbox: Sandbox | undefined;
+	examples: WorkflowSeed[];
+	signedIn: boolean;
+	reRegistered: string[];
+	seconds: number;
+}): void {
+	const { n8n, access, sandbox, examples } = ready;
+	const lines = [
+		'',
+		`n8n ${n8n.runtime.version} is ready with ${ownPackageJson().name} ${ownPackageJson().version} (${formatDuration(ready.seconds)})`,
+		'',
+		`  Editor       ${n8n.baseUrl}`,
+		ready.signedIn
+			? `  Sign in      ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`
+			: `  Sign in      with the owner account you set up in this demo folder (it is not ${DEMO_OWNER.email} any more)`,
+		sandbox
+			? `  Service      sandbox at ${access.baseUrl} (access token ${sandbox.credentials.accessToken}, airports key ${sandbox.credentials.apiKey})`
+			: `  Service      ${access.baseUrl}`,
+		`  Credentials  "Travel Pricing API" and "Travel Pricing Airports API", pointing at ${sandbox ? 'the sandbox' : access.baseUrl}`,
+		`  Workflows    ${examples.length > 0 ? examples.map((workflow) => `"${workflow.name}"`).join(', ') : 'none in examples/ yet'}`,
+		`  Folder       ${n8n.userFolder} (kept between runs; npm start -- --fresh starts over)`,
+		'',
+		'What to try first:',
+		`  1. Open ${n8n.baseUrl}, sign in, and open ${examples.length > 0 ? `"${examples[0].name}"` : 'a new workflow'}; click "Execute workflow".`,
+		'  2. Add a node and search for "Travel Pricing": seven nodes, all using the credentials above.',
+	];
+	if (sandbox) {
+		lines.push(
+			'  3. Rate alerts: activate a workflow that starts with "Travel Pricing Rate Trigger" (it registers',
+			'     itself with the sandbox), then make the sandbox deliver a rate shop:',
+			`       curl -X POST ${sandbox.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '{"shopId":1,"records":5}'`,
+			'     and watch the executions appear.',
+		);
+	}
+	if (ready.reRegistered.length > 0) {
+		lines.push('', `Re-registered the active rate trigger(s) of ${ready.reRegistered.map((name) => `"${name}"`).join(', ')} with this run's sandbox.`);
+	}
+	lines.push('', 'Press Ctrl-C to stop n8n and the sandbox.', '');
+	console.log(lines.join('\n'));
+}
+
+void main();

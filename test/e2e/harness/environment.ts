@@ -1,0 +1,87 @@
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { packPackage } from './communityPackage';
+import { serviceCredentials } from './credentials';
+import { N8nInstance, type Owner, type WorkflowSeed } from './instance';
+import { ensureN8n, formatDuration, NEWEST_N8N, PROVEN_N8N_VERSIONS, printProgress } from './runtime';
+
+/** The owner account every e2e instance is set up with. */
+export const E2E_OWNER: Owner = {
+	email: 'e2e@travel-pricing.test',
+	password: 'E2e-Owner-Pass-1',
+	firstName: 'End',
+	lastName: 'ToEnd',
+};
+
+/**
+ * The n8n versions a run covers: N8N_VERSIONS as a comma list, or "all" for every proven version.
+ * Default: the newest only (npm test); npm run test:compat sets "all".
+ */
+export function e2eVersions(): string[] {
+	const wanted = process.env.N8N_VERSIONS?.trim();
+	if (!wanted) return [NEWEST_N8N];
+	if (wanted === 'all') return PROVEN_N8N_VERSIONS;
+	return wanted.split(',').map((version) => version.trim()).filter(Boolean);
+}
+
+export interface E2eEnvironment {
+	version: string;
+	sandbox: Sandbox;
+	n8n: N8nInstance;
+	/** Stops n8n and the sandbox and removes the n8n folder. Safe to call twice. */
+	close(): Promise<void>;
+}
+
+export interface E2eOptions {
+	version: string;
+	workflows?: WorkflowSeed[];
+	/** Ids of imported workflows to publish (activate) before n8n starts. */
+	publish?: string[];
+	/** Start n8n and sign in as E2E_OWNER (default true). */
+	start?: boolean;
+	env?: Record<string, string>;
+}
+
+/**
+ * A sandbox and a fresh n8n with this package installed from its tarball, credentials pointing at
+ * the sandbox, the given workflows imported and published, and (by default) n8n started with an
+ * owner signed in. Whatever fails half-way, everything started so far is stopped again.
+ */
+export async function startE2e(options: E2eOptions): Promise<E2eEnvironment> {
+	const started = Date.now();
+	const runtime = await ensureN8n(options.version);
+	const tarball = await packPackage();
+	const sandbox = await startSandbox({ port: 0 });
+	let n8n: N8nInstance | undefined;
+	let closed = false;
+	const close = async (): Promise<void> => {
+		if (closed) return;
+		closed = true;
+		await n8n?.dispose();
+		await sandbox.close();
+	};
+	try {
+		n8n = await N8nInstance.create({ runtime, env: options.env });
+		await n8n.installPackage(tarball);
+		await n8n.importCredentials(
+			serviceCredentials({
+				baseUrl: sandbox.baseUrl,
+				accessToken: sandbox.credentials.accessToken,
+				apiKey: sandbox.credentials.apiKey,
+			}),
+		);
+		if (options.workflows?.length) await n8n.importWorkflows(options.workflows);
+		for (const id of options.publish ?? []) await n8n.publishWorkflow(id);
+		if (options.start !== false) {
+			await n8n.start();
+			await n8n.setupOwner(E2E_OWNER);
+			await n8n.waitForPublished();
+		}
+		printProgress(
+			`n8n ${runtime.version} on Node.js ${runtime.nodeVersion} ready at ${n8n.baseUrl} in ${formatDuration(Date.now() - started)} (folder ${n8n.userFolder})`,
+		);
+		return { version: options.version, sandbox, n8n, close };
+	} catch (error) {
+		await close();
+		throw error;
+	}
+}

@@ -1,0 +1,16 @@
+export { packPackage, installCommunityPackage, ownPackageJson, REPO_ROOT } from './communityPackage';
+export { API_CREDENTIAL, AIRPORTS_CREDENTIAL, bindCredentials, serviceCredentials, type ServiceAccess } from './credentials';
+export { E2E_OWNER, e2eVersions, startE2e, type E2eEnvironment, type E2eOptions } from './environment';
+export {
+	N8nInstance,
+	outputOf,
+	parseRun,
+	type CredentialSeed,
+	type N8nInstanceOptions,
+	type Owner,
+	type WorkflowRun,
+	type WorkflowSeed,
+} from './instance';
+export { freePort, runChecked, runCommand, spawnGroup, type GroupProcess } from './processes';
+export { CACHE_ROOT, ensureN8n, formatDuration, NEWEST_N8N, OLDEST_N8N, printProgress, PROVEN_N8N_VERSIONS, type N8nRuntime } from './runtime';
+export { loadWorkflow } from './workflows';

@@ -1,0 +1,286 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runChecked, tail } from './processes';
+
+/**
+ * Pinned n8n versions, each installed once into a cache outside the checkout and reused by every
+ * run: the oldest 2.x this package supports, which runs on Node 20, and the newest that installs
+ * from the registry, which needs Node 24 (taken from the npm package node-<platform>-<arch>@24).
+ */
+export const OLDEST_N8N = '2.8.4';
+export const NEWEST_N8N = '2.40.7';
+export const PROVEN_N8N_VERSIONS = [OLDEST_N8N, NEWEST_N8N];
+
+export const CACHE_ROOT =
+	process.env.TRAVEL_PRICING_N8N_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-travel-pricing');
+
+/** Written last, so a folder that has it holds a complete install. */
+const INSTALLED_MARKER = '.installed';
+
+export interface N8nRuntime {
+	version: string;
+	/** <cache>/n8n-<version> */
+	dir: string;
+	/** The n8n command's script, run as `<nodeBin> <n8nScript> <command>`. */
+	n8nScript: string;
+	/** The Node.js executable that runs this n8n. */
+	nodeBin: string;
+	nodeVersion: string;
+	/** The variable that sets the public base URL of webhooks (renamed in later 2.x versions). */
+	webhookUrlVariable: 'N8N_WEBHOOK_URL' | 'WEBHOOK_URL';
+	/**
+	 * Backend modules that only call n8n's own online services, turned off (N8N_DISABLED_MODULES) so
+	 * that an offline machine's log holds no errors that are not about the package under test.
+	 */
+	onlineOnlyModules: string[];
+}
+
+const ONLINE_ONLY_MODULES = ['mcp-registry'];
+
+type Progress = (line: string) => void;
+
+/** Progress goes to stderr directly: Jest buffers console output, and a 5-minute install must show it is alive. */
+export const printProgress: Progress = (line) => {
+	process.stderr.write(`[n8n e2e] ${line}\n`);
+};
+
+const ensured = new Map<string, Promise<N8nRuntime>>();
+
+/** The runtime of one pinned n8n version, installing it (with progress) the first time. */
+export function ensureN8n(version: string, progress: Progress = printProgress): Promise<N8nRuntime> {
+	let runtime = ensured.get(version);
+	if (!runtime) {
+		runtime = installN8n(version, progress);
+		ensured.set(version, runtime);
+	}
+	return runtime;
+}
+
+async function installN8n(version: string, progress: Progress): Promise<N8nRuntime> {
+	const dir = path.join(CACHE_ROOT, `n8n-${version}`);
+	if (!fs.existsSync(path.join(dir, INSTALLED_MARKER))) {
+		await withLock(dir, `n8n ${version}`, progress, async () => {
+			if (fs.existsSync(path.join(dir, INSTALLED_MARKER))) return;
+			const started = Date.now();
+			progress(`installing n8n ${version} into ${dir} (first run only: about 5 minutes and 2.5 GB)`);
+			fs.mkdirSync(dir, { recursive: true });
+			// n8n's xlsx dependency points at a tarball outside the npm registry; the registry's last
+			// xlsx release is a drop-in replacement, and only an override in the installing folder's
+			// own package.json makes npm take it.
+			fs.writeFileSync(
+				path.join(dir, 'package.json'),
+				JSON.stringify({ name: `n8n-harness-${version}`, private: true, dependencies: { n8n: version }, overrides: { xlsx: '0.18.5' } }),
+			);
+			// Install scripts stay off: one of them builds a Kafka client that cannot build here, and
+			// the only native module n8n needs, sqlite3, is built below for the Node.js that runs it.
+			await withHeartbeat(progress, `n8n ${version}`, started, () => countPackages(path.join(dir, 'node_modules')), () =>
+				runChecked('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+					cwd: dir,
+					timeoutMs: 40 * 60_000,
+					onOutput: appendTo(path.join(dir, 'install.log')),
+				}),
+			);
+			const node = await nodeFor(dir, progress);
+			progress(`building sqlite3 for Node.js ${node.version}`);
+			await withHeartbeat(progress, 'sqlite3', Date.now(), () => 0, () =>
+				runChecked('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+					cwd: dir,
+					env: nodeEnv(node),
+					timeoutMs: 20 * 60_000,
+					onOutput: appendTo(path.join(dir, 'install.log')),
+				}),
+			);
+			await runChecked(node.bin, ['-e', "require('sqlite3')"], { cwd: dir, env: nodeEnv(node), timeoutMs: 60_000 });
+			fs.writeFileSync(path.join(dir, INSTALLED_MARKER), `${new Date().toISOString()}\n`);
+			progress(`n8n ${version} installed in ${formatDuration(Date.now() - started)}`);
+		});
+	}
+	const node = await nodeFor(dir, progress);
+	const n8nDist = path.join(dir, 'node_modules', 'n8n', 'dist');
+	const configIndex = fs.readFileSync(path.join(dir, 'node_modules', '@n8n', 'config', 'dist', 'index.js'), 'utf8');
+	return {
+		version,
+		dir,
+		n8nScript: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		nodeBin: node.bin,
+		nodeVersion: node.version,
+		webhookUrlVariable: configIndex.includes('N8N_WEBHOOK_URL') ? 'N8N_WEBHOOK_URL' : 'WEBHOOK_URL',
+		onlineOnlyModules: ONLINE_ONLY_MODULES.filter((name) => fs.existsSync(path.join(n8nDist, 'modules', name))),
+	};
+}
+
+interface NodeJs {
+	bin: string;
+	version: string;
+	/** Root of the distribution (bin/, include/node/), for building native modules against it. */
+	root: string | null;
+}
+
+/** This process's Node.js when it satisfies the installed n8n's `engines.node`, else Node 24. */
+async function nodeFor(n8nDir: string, progress: Progress): Promise<NodeJs> {
+	const n8nPackageJson = path.join(n8nDir, 'node_modules', 'n8n', 'package.json');
+	const engines = (JSON.parse(fs.readFileSync(n8nPackageJson, 'utf8')) as { engines?: { node?: string } }).engines;
+	// n8n depends on semver itself, so the range is read with the same library that wrote it.
+	const semver = createRequire(n8nPackageJson)('semver') as { satisfies(version: string, range: string): boolean };
+	if (!engines?.node || semver.satisfies(process.versions.node, engines.node)) {
+		return { bin: process.execPath, version: process.version, root: null };
+	}
+	return ensureNode24(progress);
+}
+
+const NODE_24_DIR = path.join(CACHE_ROOT, 'node-24');
+const NODE_24_PACKAGE = `node-${process.platform}-${process.arch}`;
+
+async function ensureNode24(progress: Progress): Promise<NodeJs> {
+	const root = path.join(NODE_24_DIR, 'node_modules', NODE_24_PACKAGE);
+	if (!fs.existsSync(path.join(NODE_24_DIR, INSTALLED_MARKER))) {
+		await withLock(NODE_24_DIR, 'Node.js 24', progress, async () => {
+			if (fs.existsSync(path.join(NODE_24_DIR, INSTALLED_MARKER))) return;
+			progress(`installing Node.js 24 (npm package ${NODE_24_PACKAGE}) into ${NODE_24_DIR}`);
+			fs.mkdirSync(NODE_24_DIR, { recursive: true });
+			fs.writeFileSync(
+				path.join(NODE_24_DIR, 'package.json'),
+				JSON.stringify({ name: 'node24', private: true, dependencies: { [NODE_24_PACKAGE]: '^24' } }),
+			);
+			await runChecked('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+				cwd: NODE_24_DIR,
+				timeoutMs: 15 * 60_000,
+				onOutput: appendTo(path.join(NODE_24_DIR, 'install.log')),
+			});
+			fs.writeFileSync(path.join(NODE_24_DIR, INSTALLED_MARKER), `${new Date().toISOString()}\n`);
+		});
+	}
+	const bin = path.join(root, 'bin', 'node');
+	const { stdout } = await runChecked(bin, ['--version'], { timeoutMs: 30_000 });
+	return { bin, version: stdout.trim(), root };
+}
+
+/**
+ * The environment for running npm or n8n with a given Node.js: its bin/ first on PATH (npm and the
+ * task runners n8n starts resolve `node` from there) and its headers for native builds (the
+ * machine's ~/.npmrc may point nodedir at the system Node's headers).
+ */
+function nodeEnv(node: NodeJs): NodeJS.ProcessEnv {
+	const binDir = path.dirname(node.bin);
+	const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}` };
+	if (node.root) env.npm_config_nodedir = node.root;
+	return env;
+}
+
+/**
+ * The environment for n8n processes. Jest sets NODE_ENV=test, and n8n in test mode refuses to load
+ * nodes and keeps its database in memory, so what Jest added is left out.
+ */
+export function runtimeEnv(runtime: N8nRuntime): NodeJS.ProcessEnv {
+	const binDir = path.dirname(runtime.nodeBin);
+	const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}` };
+	delete env.NODE_ENV;
+	for (const name of Object.keys(env)) if (name.startsWith('JEST_')) delete env[name];
+	return env;
+}
+
+/**
+ * One installer at a time per folder, across processes: a lock directory holding the owner's pid.
+ * A lock whose owner has died is taken over.
+ */
+async function withLock(dir: string, what: string, progress: Progress, work: () => Promise<void>): Promise<void> {
+	const lockDir = `${dir}.lock`;
+	fs.mkdirSync(path.dirname(lockDir), { recursive: true });
+	let announced = false;
+	for (;;) {
+		try {
+			fs.mkdirSync(lockDir);
+			break;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+		}
+		if (lockIsStale(lockDir)) {
+			fs.rmSync(lockDir, { recursive: true, force: true });
+			continue;
+		}
+		if (!announced) {
+			progress(`waiting for another run that is installing ${what} (lock ${lockDir})`);
+			announced = true;
+		}
+		await sleep(2_000);
+	}
+	fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+	try {
+		await work();
+	} finally {
+		fs.rmSync(lockDir, { recursive: true, force: true });
+	}
+}
+
+function lockIsStale(lockDir: string): boolean {
+	let owner: number;
+	try {
+		owner = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8'));
+	} catch {
+		// Taken a moment ago and not yet signed, or left unsigned by a crash: give it 30 seconds.
+		try {
+			return Date.now() - fs.statSync(lockDir).mtimeMs > 30_000;
+		} catch {
+			return true;
+		}
+	}
+	try {
+		process.kill(owner, 0);
+		return false;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'ESRCH';
+	}
+}
+
+async function withHeartbeat<T>(
+	progress: Progress,
+	what: string,
+	started: number,
+	measure: () => number,
+	work: () => Promise<T>,
+): Promise<T> {
+	const timer = setInterval(() => {
+		const count = measure();
+		progress(`  ${what}: ${formatDuration(Date.now() - started)} elapsed${count ? `, ${count} packages unpacked` : ''}`);
+	}, 15_000);
+	try {
+		return await work();
+	} catch (error) {
+		throw new Error(`Installing ${what} failed: ${tail(String((error as Error).message), 30)}`);
+	} finally {
+		clearInterval(timer);
+	}
+}
+
+function countPackages(nodeModules: string): number {
+	let count = 0;
+	let entries: fs.Dirent[];
+	try {
+		entries = fs.readdirSync(nodeModules, { withFileTypes: true });
+	} catch {
+		return 0;
+	}
+	for (const entry of entries) {
+		if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+		if (entry.name.startsWith('@')) {
+			try {
+				count += fs.readdirSync(path.join(nodeModules, entry.name)).length;
+			} catch {
+				// The scope folder is being written right now.
+			}
+		} else count++;
+	}
+	return count;
+}
+
+function appendTo(file: string): (chunk: string) => void {
+	return (chunk) => fs.appendFileSync(file, chunk);
+}
+
+export function formatDuration(ms: number): string {
+	const seconds = Math.round(ms / 1000);
+	return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+}
