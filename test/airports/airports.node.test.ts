@@ -1,17 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { credentialsFor, runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { credentialsFor, runNode, useSandbox } from '../harness';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
+const sandbox = useSandbox();
 
 beforeEach(() => {
 	sandbox.resetFaults();

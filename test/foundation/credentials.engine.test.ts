@@ -1,15 +1,6 @@
-import { startSandbox, type Sandbox } from '../sandbox';
-import { testCredential } from '../harness';
+import { testCredential, useSandbox } from '../harness';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
+const sandbox = useSandbox();
 
 describe('the Travel Pricing API credential test', () => {
 	it('passes with a valid access token', async () => {

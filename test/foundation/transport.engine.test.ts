@@ -1,18 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../sandbox';
-import { credentialsFor, runWorkflow, type CredentialSet } from '../harness';
+import { credentialsFor, runWorkflow, type CredentialSet, useSandbox } from '../harness';
 import { PROBE_NODE_TYPE, TransportProbe } from './probe';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
+const sandbox = useSandbox();
 
 beforeEach(() => {
 	sandbox.resetFaults();

@@ -2,3 +2,4 @@ export { runNode, runWorkflow, loadPackage, fullNodeType, stopEngine, PACKAGE_NA
 export type { CredentialSet, NodeRunResult, RunNodeOptions, WorkflowDefinition } from './engine';
 export { credentialsFor, testCredential } from './credentials';
 export type { CredentialTestResult } from './credentials';
+export { useSandbox } from './sandbox';

@@ -1,21 +1,12 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { credentialsFor, runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { credentialsFor, runNode, useSandbox } from '../harness';
 import { startStubService } from './stubService';
 
 const FIRST_CODE = 100001;
 const UNKNOWN_CODE = 999999;
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
+const sandbox = useSandbox();
 
 beforeEach(() => {
 	sandbox.reset();

@@ -1,21 +1,12 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { startStubService } from '../hotel-info/stubService';
-import { credentialsFor, runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { credentialsFor, runNode, useSandbox } from '../harness';
 
 const OTHER_ACCOUNTS_SHOP = 900;
 const UNKNOWN_SHOP = 5000;
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0 });
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
+const sandbox = useSandbox();
 
 beforeEach(() => {
 	sandbox.reset();

@@ -1,6 +1,7 @@
 import { createPrng, deriveSeed } from '../prng';
 import { buildHotel, FIRST_HOTEL_CODE, type SeedHotel } from './hotels';
 import type { SeedEvent } from './events';
+import type { DemandValueRow as DemandRow, HotelDemandResponse as DemandResult } from '../../../nodes/shared/types';
 
 /**
  * Results of hotel demand shops (GET /hoteldemanddata/{demandId}).
@@ -21,26 +22,7 @@ export interface DemandShopInfo {
 
 export type DemandTable = 'Absolute_Value.json' | 'Events_registered.json' | 'Relative_Values.json';
 
-export type DemandRow = { HotelCode: number; HotelName: string } & Record<string, number | string>;
-
-export interface DemandEventRecord {
-	id: number;
-	eventName: string;
-	venue: string;
-	category: string;
-	city: string;
-	date: string;
-	Estimated_Attendees: number;
-	latitude: number;
-	longitude: number;
-}
-
-export interface DemandResult {
-	'Absolute_Value.json': DemandRow[];
-	'Events_registered.json': DemandRow[];
-	'Relative_Values.json': DemandRow[];
-	'Event_records.json': DemandEventRecord[];
-}
+export type { DemandValueRow as DemandRow, DemandEventRecord, HotelDemandResponse as DemandResult } from '../../../nodes/shared/types';
 
 interface DemandShopPlan extends DemandShopInfo {
 	/** Real calendar days (UTC, `YYYY-MM-DD`) the shop covers, in order. */
