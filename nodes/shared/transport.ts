@@ -1,7 +1,7 @@
 import {
 	NodeApiError,
 	NodeOperationError,
-	sleepWithAbort,
+	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -119,7 +119,14 @@ export async function apiRequest<T = unknown>(
 			}
 			throw statusError(this.getNode(), response, credentialType, options, attempt, waitedMs);
 		}
-		await sleepWithAbort(delay, abortSignal);
+		// `sleep`, not `sleepWithAbort`: n8n-workflow 2.40 no longer exports the latter, and the
+		// package runs against whichever n8n-workflow the user's n8n ships.
+		await sleep(delay);
+		if (abortSignal?.aborted) {
+			throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting to retry', {
+				itemIndex: options.itemIndex,
+			});
+		}
 		waitedMs += delay;
 	}
 }

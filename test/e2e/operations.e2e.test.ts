@@ -98,6 +98,21 @@ describe.each(e2eVersions())('operation nodes run by n8n %s', (version) => {
 		expect(new Set(all.map((airport) => airport.airportCode))).toEqual(new Set(env.sandbox.data.airports.map((airport) => airport.airportCode)));
 	});
 
+	test("a 429 with Retry-After is waited out with the user's n8n-workflow, then the airports come back", async () => {
+		env.sandbox.clearRequests();
+		env.sandbox.setFaults({ endpoints: { airports: { p429: 1, retryAfterSeconds: 1, times: 1 } } });
+		try {
+			const run = await env.n8n.execute('e2eAirports00001');
+
+			expect(outputOf(run, 'Airports by code').map((airport) => airport.airportCode).sort()).toEqual([...airportCodes].sort());
+			const statuses = env.sandbox.requests({ endpoint: 'airports' }).map((request) => request.status);
+			expect(statuses[0]).toBe(429);
+			expect(statuses.slice(1).every((status) => status === 200)).toBe(true);
+		} finally {
+			env.sandbox.resetFaults();
+		}
+	});
+
 	test('Hotel Demand gives one row per hotel and date of the chosen range, with the values of the three tables', async () => {
 		const rows = outputOf(await env.n8n.execute('e2eHotelDemand01'), 'Hotel Demand');
 
