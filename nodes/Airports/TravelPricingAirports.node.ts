@@ -8,8 +8,9 @@ import {
 } from 'n8n-workflow';
 
 import { listAirports, parseAirportCodes } from '../shared/airports';
+import { settleWithConcurrency } from '../shared/concurrency';
 import { asItemError } from '../shared/errors';
-import { pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
+import { itemConcurrency, pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
 import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
 
 export class TravelPricingAirports implements INodeType {
@@ -51,36 +52,31 @@ export class TravelPricingAirports implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
+		const itemIndexes = this.getInputData().map((_, itemIndex) => itemIndex);
+		// Each item is its own listing; several run at once, as the pages of one listing do.
+		const outcomes = await settleWithConcurrency(itemIndexes, itemConcurrency(this), async (itemIndex) => {
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const codes = parseAirportCodes('Codes', this.getNodeParameter('codes', itemIndex, ''));
+			const paging = pagingFrom(
+				this.getNodeParameter('returnAll', itemIndex, false),
+				this.getNodeParameter('limit', itemIndex, 50),
+				options,
+			);
+			return await listAirports(this, { codes, ...paging, retry: retryPolicyFrom(options), itemIndex });
+		});
+
 		const output: INodeExecutionData[] = [];
-
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				const codes = parseAirportCodes('Codes', this.getNodeParameter('codes', itemIndex, ''));
-				const paging = pagingFrom(
-					this.getNodeParameter('returnAll', itemIndex, false),
-					this.getNodeParameter('limit', itemIndex, 50),
-					options,
-				);
-
-				const airports = await listAirports(this, {
-					codes,
-					...paging,
-					retry: retryPolicyFrom(options),
-					itemIndex,
-				});
-
-				for (const airport of airports) {
-					output.push({ json: airport as unknown as IDataObject, pairedItem: { item: itemIndex } });
-				}
-			} catch (error) {
-				const itemError = asItemError(this.getNode(), error, itemIndex);
+		outcomes.forEach((outcome, itemIndex) => {
+			if ('error' in outcome) {
+				const itemError = asItemError(this.getNode(), outcome.error, itemIndex);
 				if (!this.continueOnFail()) throw itemError;
 				output.push({ json: { error: itemError.message }, pairedItem: { item: itemIndex } });
+				return;
 			}
-		}
-
+			for (const airport of outcome.value) {
+				output.push({ json: airport as unknown as IDataObject, pairedItem: { item: itemIndex } });
+			}
+		});
 		return [output];
 	}
 }

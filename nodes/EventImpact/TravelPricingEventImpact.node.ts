@@ -7,10 +7,11 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { settleWithConcurrency } from '../shared/concurrency';
 import { asItemError } from '../shared/errors';
 import { EVENT_STATUS_CODES, eventImpactFilters } from '../shared/eventFilters';
 import { findEvents } from '../shared/eventImpact';
-import { pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
+import { itemConcurrency, pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
 import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
 
 export class TravelPricingEventImpact implements INodeType {
@@ -209,35 +210,31 @@ export class TravelPricingEventImpact implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
+		const itemIndexes = this.getInputData().map((_, itemIndex) => itemIndex);
+		// Each item is its own search; several run at once, as the pages of one search do.
+		const outcomes = await settleWithConcurrency(itemIndexes, itemConcurrency(this), async (itemIndex) => {
+			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			const filters = eventImpactFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
+			const paging = pagingFrom(
+				this.getNodeParameter('returnAll', itemIndex, false),
+				this.getNodeParameter('limit', itemIndex, 50),
+				options,
+			);
+			return await findEvents(this, filters, { ...paging, retry: retryPolicyFrom(options), itemIndex });
+		});
+
 		const output: INodeExecutionData[] = [];
-
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				const filters = eventImpactFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
-				const paging = pagingFrom(
-					this.getNodeParameter('returnAll', itemIndex, false),
-					this.getNodeParameter('limit', itemIndex, 50),
-					options,
-				);
-
-				const events = await findEvents(this, filters, {
-					...paging,
-					retry: retryPolicyFrom(options),
-					itemIndex,
-				});
-
-				for (const event of events) {
-					output.push({ json: event as unknown as IDataObject, pairedItem: { item: itemIndex } });
-				}
-			} catch (error) {
-				const itemError = asItemError(this.getNode(), error, itemIndex);
+		outcomes.forEach((outcome, itemIndex) => {
+			if ('error' in outcome) {
+				const itemError = asItemError(this.getNode(), outcome.error, itemIndex);
 				if (!this.continueOnFail()) throw itemError;
 				output.push({ json: { error: itemError.message }, pairedItem: { item: itemIndex } });
+				return;
 			}
-		}
-
+			for (const event of outcome.value) {
+				output.push({ json: event as unknown as IDataObject, pairedItem: { item: itemIndex } });
+			}
+		});
 		return [output];
 	}
 }

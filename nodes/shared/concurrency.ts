@@ -19,3 +19,24 @@ export async function mapWithConcurrency<TInput, TResult>(
 	await Promise.all(workers);
 	return results;
 }
+
+/** What one task came to: its result, or the error it threw. */
+export type Settled<TResult> = { value: TResult } | { error: unknown };
+
+/**
+ * Like mapWithConcurrency, but a task that throws does not stop the others: each input gets its
+ * result or its error, in input order, so a node can pair every outcome with its item.
+ */
+export async function settleWithConcurrency<TInput, TResult>(
+	inputs: readonly TInput[],
+	concurrency: number,
+	task: (input: TInput, index: number) => Promise<TResult>,
+): Promise<Array<Settled<TResult>>> {
+	return await mapWithConcurrency(inputs, concurrency, async (input, index): Promise<Settled<TResult>> => {
+		try {
+			return { value: await task(input, index) };
+		} catch (error) {
+			return { error };
+		}
+	});
+}

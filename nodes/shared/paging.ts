@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { parsePositiveInteger } from './integerFields';
 import { DEFAULT_PAGE_CONCURRENCY } from './pager';
@@ -45,7 +45,7 @@ export const pagingOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: 20 },
 		default: DEFAULT_PAGE_CONCURRENCY,
 		description:
-			'How many pages to request at once after the first one has told how many there are. Lower it if the service answers 429 (too many requests).',
+			'How many input items to search for at once, and how many pages of each search to request at once after the first page has told how many there are. Lower it if the service answers 429 (too many requests).',
 	},
 	{
 		displayName: 'Page Size',
@@ -65,4 +65,14 @@ export function pagingFrom(returnAll: unknown, limit: unknown, options: IDataObj
 		pageSize: parsePositiveInteger('Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE),
 		concurrency: parsePositiveInteger('Concurrency', options.concurrency ?? DEFAULT_PAGE_CONCURRENCY),
 	};
+}
+
+/**
+ * How many items' searches run at once: the Concurrency option of the first item, since the
+ * items share one pool of requests. An unreadable value falls back to the default here and is
+ * reported by that item's own pagingFrom.
+ */
+export function itemConcurrency(context: IExecuteFunctions): number {
+	const value = Number(context.getNodeParameter('options.concurrency', 0, DEFAULT_PAGE_CONCURRENCY));
+	return Number.isInteger(value) && value > 0 ? value : DEFAULT_PAGE_CONCURRENCY;
 }

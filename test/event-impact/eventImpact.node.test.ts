@@ -187,6 +187,24 @@ describe('each input item is its own search, and its events are paired with it',
 	});
 });
 
+describe('the searches of many items run several at once, their events still in item order', () => {
+	it('has up to Concurrency searches in flight and puts the events out item by item', async () => {
+		sandbox.setFaults({ latencyMs: 300 });
+		const cities = ['Berlin', 'Tokyo', 'Paris', 'London', 'Madrid'];
+		const result = await findEvents(
+			{ returnAll: false, limit: 3, filters: { city: '={{ $json.city }}' }, options: { concurrency: 5 } },
+			cities.map((city) => ({ city })),
+		);
+
+		expect(result.items.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]);
+		expect(result.items.map((item) => item.json.city)).toEqual(cities.flatMap((city) => [city, city, city]));
+		// One after another, five searches at 300 ms each would arrive over more than a second.
+		const arrivals = eventRequests().map((request) => Date.parse(request.at));
+		expect(arrivals).toHaveLength(5);
+		expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeLessThan(300);
+	});
+});
+
 describe('bad filter values stop the item before any request, naming field, value and item', () => {
 	it.each([
 		['category', '2', '1,x', 'Invalid Category "1,x" in item 1'],
