@@ -139,12 +139,15 @@ export class TravelPricingRateTrigger implements INodeType {
 			},
 			{ auth, filter, passInvalidRecords: options.passInvalidRecords === true },
 		);
-		answer(this, outcome);
-
-		// Answered already, so n8n must not answer again; no records means no execution.
-		if (outcome.records.length === 0) return { noWebhookResponse: true };
+		// A refusal, or a delivery whose records were all filtered out, starts nothing: answered here.
+		if (outcome.status !== 200 || outcome.records.length === 0) {
+			answer(this, outcome);
+			return { noWebhookResponse: true };
+		}
+		// Otherwise n8n answers with this body once it has created the execution ("on received"),
+		// so a sender in a burst waits for n8n instead of piling up executions it cannot store yet.
 		return {
-			noWebhookResponse: true,
+			webhookResponse: outcome.body,
 			workflowData: [outcome.records.map((record) => ({ json: record }))],
 		};
 	}

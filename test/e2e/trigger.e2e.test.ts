@@ -8,15 +8,6 @@ import { e2eVersions, loadWorkflow, startE2e, type E2eEnvironment } from './harn
 
 const WORKFLOW_FILE = 'rate-trigger.json';
 
-/**
- * n8n's default `vm` expression engine (the 2.3x line) takes a V8 isolate for every webhook request
- * of every trigger except its own Webhook node (live-webhooks `webhookPhaseNeedsIsolate`): about 7
- * deliveries a second on 2 cores, so a 2,000-delivery burst times out on SQLite's write lock
- * inside n8n, after the trigger has answered 200. This case proves the trigger loses nothing, so
- * it runs with the engine that does not add that cost; docs/e2e.md and README.md say what users
- * with bursts should do. Versions without the setting ignore it.
- */
-const BURST_SAFE_ENGINE = { N8N_EXPRESSION_ENGINE: 'legacy' };
 const TRIGGER_NODE = 'Travel Pricing Rate Trigger';
 const SHOP_ID = 1;
 
@@ -30,7 +21,7 @@ describe.each(e2eVersions())('Rate Record Trigger in n8n %s', (version) => {
 		workflowId = workflow.id;
 		const trigger = workflow.nodes.find((node) => node.name === TRIGGER_NODE);
 		webhookPath = `${String(trigger?.webhookId)}/rate-records`;
-		env = await startE2e({ version, workflows: [workflow], publish: [workflowId], env: BURST_SAFE_ENGINE });
+		env = await startE2e({ version, workflows: [workflow], publish: [workflowId] });
 	}, 30 * 60_000);
 
 	afterAll(async () => {

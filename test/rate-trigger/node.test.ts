@@ -156,8 +156,8 @@ describe('manual registration skips the service', () => {
 
 	it('verifies deliveries with the secret the user registered by hand', async () => {
 		const manualSetup = setup({ parameters: manual, credentials: undefined });
-		const { response } = await deliver(manualSetup, { headers: { authorization: 'Bearer typed-by-hand' }, body: rateRecord() });
-		expect(response.status).toBe(200);
+		const { result } = await deliver(manualSetup, { headers: { authorization: 'Bearer typed-by-hand' }, body: rateRecord() });
+		expect(result.webhookResponse).toEqual({ received: 1, emitted: 1 });
 	});
 
 	it('refuses a generated secret, which nobody could copy', async () => {
@@ -184,18 +184,17 @@ describe('bad settings stop activation with the field and value named', () => {
 describe('each delivery is answered at once and starts the workflow only for wanted records', () => {
 	const authorized = { authorization: `Bearer ${secret}` };
 
-	it('answers 200 with received and emitted and returns one item per record, without a second answer from n8n', async () => {
+	it('returns one item per record and leaves n8n to answer received and emitted once the execution exists', async () => {
 		const { result, response } = await deliver(setup(), { headers: authorized, body: [rateRecord({ recordId: 'a' }), rateRecord({ recordId: 'b' })] });
-		expect(response.status).toBe(200);
-		expect(response.headers['Content-Type']).toMatch(/^application\/json/);
-		expect(response.json()).toEqual({ received: 2, emitted: 2 });
-		expect(result.noWebhookResponse).toBe(true);
+		expect(result.webhookResponse).toEqual({ received: 2, emitted: 2 });
+		expect(result.noWebhookResponse).toBeUndefined();
+		expect(response.ended).toBe(false);
 		expect(result.workflowData).toEqual([[{ json: rateRecord({ recordId: 'a' }) }, { json: rateRecord({ recordId: 'b' }) }]]);
 	});
 
 	it('verifies the generated secret without static data, as a separate webhook process in queue mode must', async () => {
-		const { response } = await deliver(setup({ staticData: {} }), { headers: authorized, body: rateRecord() });
-		expect(response.status).toBe(200);
+		const { result } = await deliver(setup({ staticData: {} }), { headers: authorized, body: rateRecord() });
+		expect(result.webhookResponse).toEqual({ received: 1, emitted: 1 });
 	});
 
 	it('answers 401 and starts nothing for a wrong secret', async () => {
@@ -226,13 +225,13 @@ describe('each delivery is answered at once and starts the workflow only for wan
 	});
 
 	it('reads a body n8n did not parse from the raw bytes', async () => {
-		const { response } = await deliver(setup(), { headers: authorized, rawBody: Buffer.from(JSON.stringify(rateRecord())) });
-		expect(response.json()).toEqual({ received: 1, emitted: 1 });
+		const { result } = await deliver(setup(), { headers: authorized, rawBody: Buffer.from(JSON.stringify(rateRecord())) });
+		expect(result.webhookResponse).toEqual({ received: 1, emitted: 1 });
 	});
 
 	it('checks the header named for Header Auth', async () => {
 		const header = setup({ parameters: { registration: 'automatic', authentication: 'header', headerName: 'X-Rate-Key', token: 'k-123' } });
-		expect((await deliver(header, { headers: { 'x-rate-key': 'k-123' }, body: rateRecord() })).response.status).toBe(200);
+		expect((await deliver(header, { headers: { 'x-rate-key': 'k-123' }, body: rateRecord() })).result.webhookResponse).toEqual({ received: 1, emitted: 1 });
 		expect((await deliver(header, { headers: { 'x-rate-key': 'k-124' }, body: rateRecord() })).response.status).toBe(401);
 	});
 });

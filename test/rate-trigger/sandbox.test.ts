@@ -43,7 +43,13 @@ beforeAll(async () => {
 				rawBody: Buffer.concat(chunks),
 				response,
 			});
-			void trigger.webhook.call(context).then((result) => emitted.push(...(result.workflowData?.[0] ?? [])));
+			void trigger.webhook.call(context).then((result) => {
+				emitted.push(...(result.workflowData?.[0] ?? []));
+				// What n8n does for an "on received" webhook that left the answer to it.
+				if (!result.noWebhookResponse) {
+					response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result.webhookResponse));
+				}
+			});
 		});
 	});
 	await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
