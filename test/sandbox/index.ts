@@ -40,6 +40,10 @@ export interface SandboxOptions {
 	seed?: number;
 	/** Rate records produced by each scheduled run (default 10). */
 	recordsPerRun?: number;
+	/** Seeded hotels, codes 100001 upwards (default 250; the benchmarks use 1,000). */
+	hotelCount?: number;
+	/** Seeded events, ids 1 upwards (default 5,000; the benchmarks use 10,000). */
+	eventCount?: number;
 	faults?: FaultInput;
 	variants?: Partial<Variants>;
 }
@@ -68,7 +72,7 @@ export class Sandbox implements ControlTarget {
 	private listening: AddressInfo | null = null;
 
 	constructor(private readonly options: SandboxOptions = {}) {
-		this.data = buildData(options.seed ?? DEFAULT_SEED);
+		this.data = buildData(options.seed ?? DEFAULT_SEED, { hotelCount: options.hotelCount, eventCount: options.eventCount });
 		this.clockState = new VirtualClock(options.speed ?? 1, options.clock === undefined ? Date.now() : toEpoch(options.clock));
 		this.runner = new RateShopRunner(this.data, this.webhookStore, this.clockState);
 		const recordsPerRun = options.recordsPerRun ?? 10;

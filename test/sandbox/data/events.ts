@@ -138,11 +138,12 @@ export function impactTypeFor(score: number): string {
 	return 'Low Impact';
 }
 
-export function buildEvents(seed: number): SeedEvent[] {
+/** The seeded events, ids 1 upwards; a larger count keeps the first events and appends more. */
+export function buildEvents(seed: number, count: number = EVENT_COUNT): SeedEvent[] {
 	const random = createPrng(deriveSeed(seed, 'events'));
 	const venues = CITIES.map((city, i) => venuesFor(random, city, i));
 	const events: SeedEvent[] = [];
-	for (let id = 1; id <= EVENT_COUNT; id++) {
+	for (let id = 1; id <= count; id++) {
 		const cityIndex = random.int(0, CITIES.length - 1);
 		const city = CITIES[cityIndex];
 		const category = random.pick(CATEGORIES);

@@ -24,10 +24,18 @@ export interface SandboxData {
 	seedEvents: SeedEvent[];
 }
 
-export function buildData(seed: number = DEFAULT_SEED): SandboxData {
-	const seedHotels = buildHotels(seed);
+/** How much data to seed; the defaults are the documented data set, larger ones serve the benchmarks. */
+export interface DataSizes {
+	/** Hotels with codes 100001 upwards (default 250). */
+	hotelCount?: number;
+	/** Events with ids 1 upwards (default 5,000). */
+	eventCount?: number;
+}
+
+export function buildData(seed: number = DEFAULT_SEED, sizes: DataSizes = {}): SandboxData {
+	const seedHotels = buildHotels(seed, sizes.hotelCount);
 	const hotelsByCode = new Map(seedHotels.map((h) => [h.hotel.hotelcode, h]));
-	const seedEvents = buildEvents(seed);
+	const seedEvents = buildEvents(seed, sizes.eventCount);
 	return {
 		seed,
 		hotels: seedHotels.map((h) => h.hotel),
