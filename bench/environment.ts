@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSandbox, type Sandbox } from '../test/sandbox';
+import {
+	E2E_OWNER,
+	ensureN8n,
+	formatDuration,
+	N8nInstance,
+	packPackage,
+	serviceCredentials,
+	type CredentialSeed,
+	type N8nRuntime,
+	type WorkflowSeed,
+} from '../test/e2e/harness';
+import { progress } from './measure';
+
+/**
+ * Activates (publishes) a workflow through the REST API, as the editor's Publish button does: one
+ * request instead of a `n8n publish:workflow` process per workflow.
+ */
+async function activate(n8n: N8nInstance, workflowId: string): Promise<void> {
+	const workflow = await n8n.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflowId}`);
+	if (workflow.status !== 200) throw new Error(`Workflow ${workflowId}: ${workflow.status} ${workflow.text.slice(0, 300)}`);
+	const response = await n8n.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId: workflow.body.data.versionId });
+	if (response.status !== 200) throw new Error(`Activating ${workflowId} answered ${response.status}: ${response.text.slice(0, 500)}`);
+}
+
+/** The sandbox's data set, widened to what the benchmarks ask for (defaults: 250 hotels, 5,000 events). */
+export const BENCH_HOTELS = 1000;
+export const BENCH_EVENTS = 10_000;
+
+export interface BenchEnvironment {
+	runtime: N8nRuntime;
+	tarball: string;
+	sandbox: Sandbox;
+	n8n: N8nInstance;
+	close(): Promise<void>;
+}
+
+/**
+ * The e2e harness's setup (a fresh n8n with this package installed from its tarball, the service
+ * credentials pointing at a sandbox), with a sandbox seeded for the benchmarks and n8n's
+ * count-based execution pruning off, so that no execution of a round is pruned before it is counted.
+ */
+export async function startBenchEnvironment(
+	version: string,
+	workflows: (sandbox: Sandbox) => { workflows: WorkflowSeed[]; credentials: CredentialSeed[] },
+): Promise<BenchEnvironment> {
+	const started = Date.now();
+	const runtime = await ensureN8n(version, progress);
+	const tarball = await packPackage();
+	const sandbox = await startSandbox({ port: 0, hotelCount: BENCH_HOTELS, eventCount: BENCH_EVENTS });
+	// A folder of its own, not n8n-<version>-*: whatever cleans up after e2e runs leaves it alone.
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'travel-pricing-bench-'));
+	// Also when the run is interrupted (the harness ends the n8n processes then).
+	process.once('exit', () => fs.rmSync(userFolder, { recursive: true, force: true }));
+	let n8n: N8nInstance | undefined;
+	const close = async (): Promise<void> => {
+		await n8n?.dispose();
+		await sandbox.close();
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	};
+	try {
+		n8n = await N8nInstance.create({ runtime, userFolder, env: { EXECUTIONS_DATA_PRUNE_MAX_COUNT: '0' } });
+		await n8n.installPackage(tarball);
+		const { workflows: seeds, credentials } = workflows(sandbox);
+		await n8n.importCredentials([
+			...serviceCredentials({ baseUrl: sandbox.baseUrl, accessToken: sandbox.credentials.accessToken, apiKey: sandbox.credentials.apiKey }),
+			...credentials,
+		]);
+		await n8n.importWorkflows(seeds);
+		await n8n.start();
+		await n8n.setupOwner(E2E_OWNER);
+		for (const seed of seeds) await activate(n8n, seed.id);
+		progress(`n8n ${runtime.version} on Node.js ${runtime.nodeVersion} ready at ${n8n.baseUrl} in ${formatDuration(Date.now() - started)}`);
+		return { runtime, tarball, sandbox, n8n, close };
+	} catch (error) {
+		await close();
+		throw error;
+	}
+}

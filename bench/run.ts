@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { formatDuration, NEWEST_N8N } from '../test/e2e/harness';
+import { allEvents } from './cases/allEvents';
+import { hotelDemand, LARGE_DEMAND_ID } from './cases/hotelDemand';
+import { packageWeight } from './cases/packageWeight';
+import { perItemRequests } from './cases/perItemRequests';
+import { KEPT_HOTEL, rateTrigger, type TriggerCase } from './cases/rateTrigger';
+import { startBenchEnvironment, type BenchEnvironment } from './environment';
+import { progress } from './measure';
+import { machine, writeResults, type BenchmarkResult, type Results } from './report';
+import * as workflows from './workflows';
+
+/**
+ * `npm run bench`: this package's nodes against the workflows a user builds from n8n's own nodes,
+ * in one real n8n against the sandbox, each pair measured in alternation; writes
+ * bench/results.md and bench/results.json (after every benchmark, so an interrupted run keeps
+ * what it measured). See docs/benchmarks.md.
+ *
+ * BENCH_N8N picks the n8n version (default the newest proven one), BENCH_ROUNDS the measured
+ * rounds per side (default 3; BENCH_TRIGGER_ROUNDS for benchmark 3, default 1), BENCH_ONLY a comma list of benchmark numbers, for working on one
+ * (its results go to <tmp>/travel-pricing-bench-partial/, not over the full run's files).
+ */
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * Benchmark 3 runs 2,000 executions per side and round, and n8n (SQLite, defaults) finishes some
+ * 20 to 40 of them a second on 2 cores: one measured round per side (after a short warm-up) keeps
+ * the whole run within 20 minutes there.
+ */
+const TRIGGER_ROUNDS = Number(process.env.BENCH_TRIGGER_ROUNDS ?? 1);
+const VERSION = process.env.BENCH_N8N ?? NEWEST_N8N;
+const ONLY = process.env.BENCH_ONLY?.split(',').map((id) => id.trim());
+const OUTPUT = ONLY ? path.join(os.tmpdir(), 'travel-pricing-bench-partial') : __dirname;
+/** The bearer token the sandbox's deliveries carry, checked by the trigger and by the Webhook node. */
+const DELIVERY_TOKEN = 'bench-delivery-token-5b1f0c';
+
+const wanted = (id: string): boolean => !ONLY || ONLY.includes(id);
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const loadBefore = os.loadavg()[0];
+	const benchmarks: BenchmarkResult[] = [];
+	let env: BenchEnvironment | undefined;
+
+	const save = (): void => {
+		const results: Results = {
+			startedAt: new Date(started).toISOString(),
+			durationSeconds: Math.round((Date.now() - started) / 1000),
+			rounds: ROUNDS,
+			machine: { ...machine(env?.runtime.version ?? VERSION, env?.runtime.nodeVersion ?? ''), loadAverageAtStart: Math.round(loadBefore * 100) / 100 },
+			benchmarks: [...benchmarks].sort((a, b) => a.id.localeCompare(b.id)),
+		};
+		fs.mkdirSync(OUTPUT, { recursive: true });
+		writeResults(OUTPUT, results);
+	};
+	/** Runs one benchmark; one that stops with an error is recorded as failed and the others still run. */
+	const measure = async (id: string, title: string, run: () => Promise<BenchmarkResult>): Promise<void> => {
+		const caseStarted = Date.now();
+		try {
+			benchmarks.push(await run());
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
+			progress(`${id} stopped: ${error instanceof Error ? (error.stack ?? message) : message}`);
+			benchmarks.push({ id, title, setup: '', packageSide: '', builtInSide: '', rows: [], notes: [], failure: `stopped: ${message}`, rounds: [] });
+		}
+		progress(`${id} took ${formatDuration(Date.now() - caseStarted)} (${formatDuration(Date.now() - started)} so far)`);
+		save();
+	};
+
+	const demand = workflows.demandWorkflow(LARGE_DEMAND_ID);
+	const receivers = {
+		trigger: workflows.triggerWorkflow('benchRateTrigger', DELIVERY_TOKEN),
+		filteredTrigger: workflows.triggerWorkflow('benchRateTrigFlt', DELIVERY_TOKEN, KEPT_HOTEL),
+		webhook: workflows.webhookWorkflow('benchWebhookOnly', 'none'),
+		webhookSplitOut: workflows.webhookWorkflow('benchWebhookSplt', 'splitOut'),
+		webhookIf: workflows.webhookWorkflow('benchWebhookIfNd', { hotelCode: KEPT_HOTEL }),
+	};
+	try {
+		env = await startBenchEnvironment(VERSION, (sandbox) => {
+			const pairs = [
+				workflows.hotelInfoWorkflows(sandbox.baseUrl),
+				workflows.eventQueryWorkflows(sandbox.baseUrl),
+				workflows.allEventsWorkflows(sandbox.baseUrl),
+			];
+			return {
+				workflows: [...pairs.flatMap((pair) => [pair.node.seed, pair.http.seed]), demand.seed, ...Object.values(receivers).map((receiver) => receiver.seed)],
+				credentials: workflows.headerAuthCredentials(sandbox.credentials.accessToken, DELIVERY_TOKEN),
+			};
+		});
+		const ready = env;
+		const { sandbox } = ready;
+
+		// First, while n8n's memory is still that of a fresh start: benchmark 4 measures it.
+		if (wanted('4')) await measure('4', 'Hotel Demand, Per Hotel and Date', () => hotelDemand(ready, demand, ROUNDS));
+
+		if (wanted('1')) {
+			const hotelCodes = sandbox.data.hotels.map((hotel) => hotel.hotelcode).slice(0, 1000);
+			await measure('1a', 'Hotel Info for 1,000 hotel codes', () =>
+				perItemRequests(
+					ready,
+					{
+						id: '1a',
+						title: 'Hotel Info for 1,000 hotel codes',
+						itemNoun: 'hotels',
+						items: hotelCodes.map((code) => ({ code })),
+						workflows: workflows.hotelInfoWorkflows(sandbox.baseUrl),
+						endpoint: 'hotelinfo',
+						expectedItems: hotelCodes.length,
+						maxRequests: 20,
+						packageSide: 'Hotel Info node, defaults (batches of 50 codes, 4 batches at once)',
+						builtInSide: "HTTP Request node, POST /hotelinfo with `{\"hotelcode\": …}` per item, defaults (every item's request at once)",
+						notes: [],
+					},
+					ROUNDS,
+				),
+			);
+			const cities = [...new Set(sandbox.data.events.map((event) => event.city))].sort();
+			const queryCities = Array.from({ length: 50 }, (_, index) => cities[index % cities.length]);
+			const eventsIn = (city: string): number => Math.min(50, sandbox.data.events.filter((event) => event.city === city).length);
+			await measure('1b', 'Event Impact, one query for each of 50 input items', () =>
+				perItemRequests(
+					ready,
+					{
+						id: '1b',
+						title: 'Event Impact, one query for each of 50 input items',
+						itemNoun: 'events',
+						items: queryCities.map((city) => ({ city })),
+						workflows: workflows.eventQueryWorkflows(sandbox.baseUrl),
+						endpoint: 'eventimpact',
+						expectedItems: queryCities.reduce((sum, city) => sum + eventsIn(city), 0),
+						packageSide: 'Event Impact node, filter City from the item, defaults (Limit 50)',
+						slowerBecause:
+							'the Event Impact node runs the items\' queries one after another (50 × (latency + n8n\'s per-request work)), where the HTTP Request node sends all 50 at once; the service has no batch form of this query, so only running the items\' queries concurrently in the node would close the gap.',
+						builtInSide:
+							'HTTP Request node, POST /eventimpact/?eventsImpactPerPage=50 with `{"city": …}` per item, defaults; it puts out one item per query (the page) and is not followed by the Split Out a user would add',
+						notes: [],
+					},
+					ROUNDS,
+				),
+			);
+		}
+
+		if (wanted('2')) {
+			await measure('2', 'Event Impact, Return All', () => allEvents(ready, workflows.allEventsWorkflows(sandbox.baseUrl), ROUNDS));
+		}
+
+		if (wanted('3')) {
+			const triggerSide = 'Rate Record Trigger, Manual registration, Bearer Token';
+			const webhookSide = 'Webhook node, POST, Header Auth (Authorization: Bearer …), Respond Immediately';
+			const cases: TriggerCase[] = [
+				{
+					id: '3a',
+					title: 'Rate Record Trigger against the Webhook node: 2,000 single-record deliveries',
+					pair: { trigger: receivers.trigger, webhook: receivers.webhook },
+					records: 2000,
+					perDelivery: 1,
+					filtered: false,
+					per: 'executions',
+					targetRatio: 0.95,
+					missedBecause:
+						"the trigger answers each delivery itself (it writes the response and returns noWebhookResponse), before n8n has created the execution; the Webhook node's \"Respond Immediately\" answer waits until n8n has created it. So the senders get no back-pressure from the trigger, n8n takes on hundreds of executions at once, SQLite's write lock times out after 60 s (\"Timeout waiting for lock SqliteWriteConnectionMutex\" in n8n's log) and executions fail or never finish, although every delivery was answered 200: records lost. Returning the answer as webhookResponse with the workflow data, and letting n8n send it, would restore the back-pressure.",
+					packageSide: `${triggerSide}, no filters`,
+					builtInSide: webhookSide,
+				},
+				{
+					id: '3b',
+					title: 'Rate Record Trigger against the Webhook node: 100 records per delivery',
+					pair: { trigger: receivers.trigger, webhook: receivers.webhookSplitOut },
+					records: 20_000,
+					perDelivery: 100,
+					filtered: false,
+					per: 'records',
+					targetRatio: 0.95,
+					missedBecause:
+						"the trigger checks every record against the rate record format before the workflow starts (100 per delivery), work the Webhook node + Split Out does not do; the difference is that checking.",
+					packageSide: `${triggerSide}, no filters (one item per record)`,
+					builtInSide: `${webhookSide}, then Split Out on \`body\` for one item per record`,
+				},
+				{
+					id: '3c',
+					title: 'Rate Record Trigger against Webhook + IF: 90 % of the records filtered out',
+					pair: { trigger: receivers.filteredTrigger, webhook: receivers.webhookIf },
+					records: 2000,
+					perDelivery: 1,
+					filtered: true,
+					per: 'records',
+					targetRatio: 5,
+					missedBecause:
+						"a filtered-out delivery starts no execution, but n8n still does its per-request work for it (finding the webhook, loading the workflow, building the node's context and parameters), and on 2 cores that costs about as much as a small execution: the saving is the 1,800 executions, not the 1,800 requests. 5× would need n8n's request handling to cost far less than an execution.",
+					packageSide: `${triggerSide}, filter Hotel Codes = ${KEPT_HOTEL}`,
+					builtInSide: `${webhookSide}, then an IF node: body.hotelCode equals ${KEPT_HOTEL}`,
+				},
+			];
+			for (const spec of cases) await measure(spec.id, spec.title, () => rateTrigger(ready, spec, DELIVERY_TOKEN, TRIGGER_ROUNDS));
+		}
+
+	} finally {
+		await env?.close();
+	}
+	const ready = env;
+	if (wanted('5') && ready) await measure('5', 'Package weight', () => packageWeight(ready.runtime, ready.tarball, ROUNDS));
+
+	save();
+	progress(`done in ${formatDuration(Date.now() - started)}: ${path.join(OUTPUT, 'results.md')}`);
+	const failed = benchmarks.filter((benchmark) => benchmark.failure);
+	for (const benchmark of failed) progress(`benchmark ${benchmark.id} FAILED: ${benchmark.failure}`);
+	if (failed.length > 0) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+	progress(`stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+	process.exitCode = 1;
+});

@@ -1,0 +1,281 @@
+import { API_CREDENTIAL, type CredentialSeed, type WorkflowSeed } from '../test/e2e/harness';
+
+/**
+ * The benchmark workflows, each pair built the way its user would build it in the editor: this
+ * package's node with its defaults, against n8n's own nodes (HTTP Request, Webhook, Split Out, IF)
+ * with their defaults, changed only where the task needs it (URL, body, pagination, auth).
+ *
+ * Every measured workflow but the trigger ones starts with a Webhook node that answers when the
+ * last node has finished, so one HTTP call runs it and its duration is the wall time a user sees.
+ * The input items arrive in the call's body as `items` and a Split Out node turns them into items.
+ */
+
+const PACKAGE = 'n8n-nodes-travel-pricing';
+
+/** The credential an HTTP Request or Webhook node user creates: "Header Auth", Authorization: Bearer … */
+export const HEADER_AUTH_CREDENTIAL = { id: 'benchHeaderAuth1', name: 'Service token (Header Auth)' };
+export const DELIVERY_AUTH_CREDENTIAL = { id: 'benchDeliveryAut', name: 'Delivery token (Header Auth)' };
+
+export function headerAuthCredentials(accessToken: string, deliveryToken: string): CredentialSeed[] {
+	return [
+		{ ...HEADER_AUTH_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${accessToken}` } },
+		{ ...DELIVERY_AUTH_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${deliveryToken}` } },
+	];
+}
+
+type Node = Record<string, unknown>;
+
+let nodeSeq = 0;
+
+function node(name: string, type: string, typeVersion: number, parameters: Record<string, unknown>, extra: Node = {}): Node {
+	nodeSeq++;
+	return {
+		id: `b0000000-0000-4000-8000-${String(nodeSeq).padStart(12, '0')}`,
+		name,
+		type,
+		typeVersion,
+		position: [nodeSeq * 220, 0],
+		parameters,
+		...extra,
+	};
+}
+
+/** A straight line of nodes, each feeding the next. */
+function chain(id: string, name: string, nodes: Node[]): WorkflowSeed {
+	const connections: Record<string, unknown> = {};
+	for (let index = 0; index + 1 < nodes.length; index++) {
+		connections[String(nodes[index].name)] = { main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] };
+	}
+	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
+}
+
+/** Webhook (answers when the last node finished) → Split Out of body.items. */
+function startedByCall(path: string): Node[] {
+	return [
+		node('Start', 'n8n-nodes-base.webhook', 2.1, { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} }, { webhookId: path }),
+		node('Items', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body.items', options: {} }),
+	];
+}
+
+const packageCredential = { travelPricingApi: API_CREDENTIAL };
+const headerAuth = { httpHeaderAuth: HEADER_AUTH_CREDENTIAL };
+
+/** HTTP Request node, POST with a JSON body, authenticated by the Header Auth credential. */
+function httpPost(name: string, url: string, jsonBody: string, query: Record<string, string>, options: Record<string, unknown> = {}): Node {
+	const queryNames = Object.keys(query);
+	return node(
+		name,
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'POST',
+			url,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			...(queryNames.length > 0
+				? { sendQuery: true, queryParameters: { parameters: queryNames.map((key) => ({ name: key, value: query[key] })) } }
+				: {}),
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody,
+			options,
+		},
+		{ credentials: headerAuth },
+	);
+}
+
+export interface BenchWorkflow {
+	seed: WorkflowSeed;
+	/** Webhook path that runs it (call-started workflows). */
+	path: string;
+	/** The node whose own time is measured. */
+	measuredNode: string;
+}
+
+function callWorkflow(id: string, name: string, measured: Node, after: Node[] = []): BenchWorkflow {
+	return { seed: chain(id, name, [...startedByCall(id), measured, ...after]), path: id, measuredNode: String(measured.name) };
+}
+
+/** 1. Hotel Info, one item per hotel code (input items { code }). */
+export function hotelInfoWorkflows(baseUrl: string): { node: BenchWorkflow; http: BenchWorkflow } {
+	return {
+		node: callWorkflow(
+			'benchHotelInfoNd',
+			'Bench: Hotel Info node',
+			node('Hotel Info', `${PACKAGE}.travelPricingHotelInfo`, 1, { hotelCode: '={{ $json.code }}', options: {} }, { credentials: packageCredential }),
+		),
+		http: callWorkflow(
+			'benchHotelInfoHt',
+			'Bench: Hotel Info by HTTP Request',
+			httpPost('HTTP Request', `${baseUrl}/hotelinfo`, '={ "hotelcode": {{ $json.code }} }', {}),
+		),
+	};
+}
+
+/** 1. Event Impact, one query per input item (input items { city }), the node's default limit of 50. */
+export function eventQueryWorkflows(baseUrl: string): { node: BenchWorkflow; http: BenchWorkflow } {
+	return {
+		node: callWorkflow(
+			'benchEventQryNod',
+			'Bench: Event Impact node, one query per item',
+			node(
+				'Event Impact',
+				`${PACKAGE}.travelPricingEventImpact`,
+				1,
+				{ filters: { city: '={{ $json.city }}' }, options: {} },
+				{ credentials: packageCredential },
+			),
+		),
+		http: callWorkflow(
+			'benchEventQryHtt',
+			'Bench: Event Impact by HTTP Request, one query per item',
+			httpPost('HTTP Request', `${baseUrl}/eventimpact/`, '={ "city": {{ JSON.stringify($json.city) }} }', { eventsImpactPerPage: '50' }),
+		),
+	};
+}
+
+export const EVENT_PAGE_SIZE = 100;
+
+/**
+ * 2. Every event: Event Impact with Return All, against HTTP Request paging with "Update a
+ * Parameter in Each Request" ($pageCount) until the last page, then Split Out to one item per event.
+ */
+export function allEventsWorkflows(baseUrl: string): { node: BenchWorkflow; http: BenchWorkflow; splitOut: string } {
+	const start = (path: string): Node[] => [
+		node('Start', 'n8n-nodes-base.webhook', 2.1, { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} }, { webhookId: path }),
+	];
+	const eventImpact = node(
+		'Event Impact',
+		`${PACKAGE}.travelPricingEventImpact`,
+		1,
+		{ filters: {}, returnAll: true, options: { pageSize: EVENT_PAGE_SIZE } },
+		{ credentials: packageCredential },
+	);
+	const pages = httpPost('HTTP Request', `${baseUrl}/eventimpact/`, '={}', { eventsImpactPerPage: String(EVENT_PAGE_SIZE) }, {
+		pagination: {
+			pagination: {
+				paginationMode: 'updateAParameterInEachRequest',
+				parameters: { parameters: [{ type: 'qs', name: 'pageNumber', value: '={{ $pageCount + 1 }}' }] },
+				paginationCompleteWhen: 'other',
+				completeExpression: '={{ $response.body.pageInfo.currentPage >= $response.body.pageInfo.totalPages }}',
+			},
+		},
+	});
+	const splitOut = node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'events', options: {} });
+	return {
+		node: {
+			seed: chain('benchAllEventsNd', 'Bench: Event Impact node, Return All', [...start('benchAllEventsNd'), eventImpact]),
+			path: 'benchAllEventsNd',
+			measuredNode: 'Event Impact',
+		},
+		http: {
+			seed: chain('benchAllEventsHt', 'Bench: HTTP Request pagination + Split Out', [...start('benchAllEventsHt'), pages, splitOut]),
+			path: 'benchAllEventsHt',
+			measuredNode: 'HTTP Request',
+		},
+		splitOut: 'Split Out',
+	};
+}
+
+/**
+ * 4. Hotel Demand, Per Hotel and Date, between two timestamp nodes: the second runs once (Execute
+ * Once), so the pair adds next to nothing and brackets the node's own time without reading the
+ * 365,000 items back from n8n.
+ */
+export function demandWorkflow(demandId: number): BenchWorkflow {
+	const path = 'benchHotelDemand';
+	const nodes = [
+		node('Start', 'n8n-nodes-base.webhook', 2.1, { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} }, { webhookId: path }),
+		node('Before', 'n8n-nodes-base.set', 3.4, {
+			assignments: { assignments: [{ id: 'before-at', name: 'at', value: '={{ Date.now() }}', type: 'number' }] },
+			options: {},
+		}),
+		node('Hotel Demand', `${PACKAGE}.travelPricingHotelDemand`, 1, { demandId: String(demandId), output: 'hotelDays', options: {} }, { credentials: packageCredential }),
+		node(
+			'After',
+			'n8n-nodes-base.set',
+			3.4,
+			{
+				assignments: {
+					assignments: [
+						{ id: 'after-start', name: 'startedAt', value: "={{ $('Before').first().json.at }}", type: 'number' },
+						{ id: 'after-end', name: 'finishedAt', value: '={{ Date.now() }}', type: 'number' },
+						{ id: 'after-count', name: 'items', value: "={{ $('Hotel Demand').all().length }}", type: 'number' },
+					],
+				},
+				includeOtherFields: false,
+				options: {},
+			},
+			{ executeOnce: true },
+		),
+	];
+	return { seed: chain(path, 'Bench: Hotel Demand, Per Hotel and Date', nodes), path, measuredNode: 'Hotel Demand' };
+}
+
+/** A workflow started by rate record deliveries, and the path the service posts to. */
+export interface ReceiverWorkflow {
+	seed: WorkflowSeed;
+	/** Path under /webhook/ that deliveries go to. */
+	path: string;
+}
+
+/**
+ * 3. The Rate Record Trigger, registered by hand (the benchmark registers each receiver with the
+ * sandbox only for the rounds it is measured in) and checking a bearer token, like the Webhook
+ * node's Header Auth on the other side. `hotelCode` set: only that hotel's records start it.
+ */
+export function triggerWorkflow(id: string, token: string, hotelCode?: number): ReceiverWorkflow {
+	const webhookId = `${id}-hook`;
+	const trigger = node(
+		'Rate Trigger',
+		`${PACKAGE}.travelPricingRateTrigger`,
+		1,
+		{
+			registration: 'manual',
+			authentication: 'bearer',
+			token,
+			filters: hotelCode === undefined ? {} : { hotelCodes: String(hotelCode) },
+			options: {},
+		},
+		{ webhookId },
+	);
+	return { seed: chain(id, `Bench: Rate Record Trigger${hotelCode === undefined ? '' : ', filtered'}`, [trigger]), path: `${webhookId}/rate-records` };
+}
+
+/**
+ * 3. The Webhook node with Header Auth, alone (single records), followed by Split Out (100
+ * records per delivery: one item per record, as the trigger gives), or by an IF node keeping one
+ * hotel's records (the filtered case).
+ */
+export function webhookWorkflow(id: string, after: 'none' | 'splitOut' | { hotelCode: number }): ReceiverWorkflow {
+	const hook = node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2.1,
+		{ httpMethod: 'POST', path: id, authentication: 'headerAuth', options: {} },
+		{ webhookId: id, credentials: { httpHeaderAuth: DELIVERY_AUTH_CREDENTIAL } },
+	);
+	const nodes = [hook];
+	if (after === 'splitOut') nodes.push(node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body', options: {} }));
+	if (typeof after === 'object') {
+		nodes.push(
+			node('If', 'n8n-nodes-base.if', 2.2, {
+				conditions: {
+					options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+					conditions: [
+						{
+							id: 'hotel-matches',
+							leftValue: '={{ $json.body.hotelCode }}',
+							rightValue: after.hotelCode,
+							operator: { type: 'number', operation: 'equals' },
+						},
+					],
+					combinator: 'and',
+				},
+				options: {},
+			}),
+		);
+	}
+	const label = after === 'none' ? '' : after === 'splitOut' ? ' + Split Out' : ' + IF';
+	return { seed: chain(id, `Bench: Webhook node${label}`, nodes), path: id };
+}
