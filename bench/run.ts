@@ -132,7 +132,7 @@ async function main(): Promise<void> {
 						expectedItems: queryCities.reduce((sum, city) => sum + eventsIn(city), 0),
 						packageSide: 'Event Impact node, filter City from the item, defaults (Limit 50)',
 						slowerBecause:
-							'the Event Impact node runs the items\' queries one after another (50 × (latency + n8n\'s per-request work)), where the HTTP Request node sends all 50 at once; the service has no batch form of this query, so only running the items\' queries concurrently in the node would close the gap.',
+							'the Event Impact node runs at most Concurrency (default 5) of the items\' queries at once, where the HTTP Request node sends all 50 at once: 10 waves of requests against one. A higher Concurrency closes the gap, at the price of more simultaneous load on the service (and of 429s where it limits the rate, which the node waits out and the HTTP Request node does not).',
 						builtInSide:
 							'HTTP Request node, POST /eventimpact/?eventsImpactPerPage=50 with `{"city": …}` per item, defaults; it puts out one item per query (the page) and is not followed by the Split Out a user would add',
 						notes: [],
@@ -160,7 +160,7 @@ async function main(): Promise<void> {
 					per: 'executions',
 					targetRatio: 0.95,
 					missedBecause:
-						"the trigger answers each delivery itself (it writes the response and returns noWebhookResponse), before n8n has created the execution; the Webhook node's \"Respond Immediately\" answer waits until n8n has created it. So the senders get no back-pressure from the trigger, n8n takes on hundreds of executions at once, SQLite's write lock times out after 60 s (\"Timeout waiting for lock SqliteWriteConnectionMutex\" in n8n's log) and executions fail or never finish, although every delivery was answered 200: records lost. Returning the answer as webhookResponse with the workflow data, and letting n8n send it, would restore the back-pressure.",
+						"on n8n 2.40's default `vm` expression engine, n8n takes a V8 isolate for every webhook request of every trigger except its own Webhook node (LiveWebhooks.webhookPhaseNeedsIsolate skips it only for n8n-nodes-base.webhook), which holds a trigger to a few deliveries per second on 2 cores. The trigger makes the senders wait (n8n answers once the execution exists), so nothing is lost, but single-record deliveries run at n8n's pace for community triggers; with 100 records per delivery (3b) the two sides are level.",
 					packageSide: `${triggerSide}, no filters`,
 					builtInSide: webhookSide,
 				},
