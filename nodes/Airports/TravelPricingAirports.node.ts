@@ -9,7 +9,7 @@ import {
 
 import { listAirports, parseAirportCodes } from '../shared/airports';
 import { settleWithConcurrency } from '../shared/concurrency';
-import { asItemError } from '../shared/errors';
+import { pairOutcomes } from '../shared/itemOutcomes';
 import { itemConcurrency, pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
 import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
 
@@ -65,18 +65,6 @@ export class TravelPricingAirports implements INodeType {
 			return await listAirports(this, { codes, ...paging, retry: retryPolicyFrom(options), itemIndex });
 		});
 
-		const output: INodeExecutionData[] = [];
-		outcomes.forEach((outcome, itemIndex) => {
-			if ('error' in outcome) {
-				const itemError = asItemError(this.getNode(), outcome.error, itemIndex);
-				if (!this.continueOnFail()) throw itemError;
-				output.push({ json: { error: itemError.message }, pairedItem: { item: itemIndex } });
-				return;
-			}
-			for (const airport of outcome.value) {
-				output.push({ json: airport as unknown as IDataObject, pairedItem: { item: itemIndex } });
-			}
-		});
-		return [output];
+		return [pairOutcomes(this, outcomes)];
 	}
 }

@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { settleWithConcurrency } from '../shared/concurrency';
-import { asItemError } from '../shared/errors';
+import { pairOutcomes } from '../shared/itemOutcomes';
 import { EVENT_STATUS_CODES, eventImpactFilters } from '../shared/eventFilters';
 import { findEvents } from '../shared/eventImpact';
 import { itemConcurrency, pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
@@ -223,18 +223,6 @@ export class TravelPricingEventImpact implements INodeType {
 			return await findEvents(this, filters, { ...paging, retry: retryPolicyFrom(options), itemIndex });
 		});
 
-		const output: INodeExecutionData[] = [];
-		outcomes.forEach((outcome, itemIndex) => {
-			if ('error' in outcome) {
-				const itemError = asItemError(this.getNode(), outcome.error, itemIndex);
-				if (!this.continueOnFail()) throw itemError;
-				output.push({ json: { error: itemError.message }, pairedItem: { item: itemIndex } });
-				return;
-			}
-			for (const event of outcome.value) {
-				output.push({ json: event as unknown as IDataObject, pairedItem: { item: itemIndex } });
-			}
-		});
-		return [output];
+		return [pairOutcomes(this, outcomes)];
 	}
 }
