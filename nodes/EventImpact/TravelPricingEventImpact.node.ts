@@ -8,9 +8,9 @@ import {
 } from 'n8n-workflow';
 
 import { settleWithConcurrency } from '../shared/concurrency';
-import { pairOutcomes } from '../shared/itemOutcomes';
 import { EVENT_STATUS_CODES, eventImpactFilters } from '../shared/eventFilters';
 import { findEvents } from '../shared/eventImpact';
+import { pairOutcomes } from '../shared/itemOutcomes';
 import { itemConcurrency, pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
 import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
 
