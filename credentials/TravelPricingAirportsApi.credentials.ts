@@ -6,11 +6,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { AIRPORTS_CREDENTIAL, AIRPORTS_CREDENTIAL_DISPLAY_NAME } from '../nodes/shared/credentialNames';
+
 /** The API key of the airports reference, sent bare, with no scheme word (spec part 5). */
 export class TravelPricingAirportsApi implements ICredentialType {
-	name = 'travelPricingAirportsApi';
+	name = AIRPORTS_CREDENTIAL;
 
-	displayName = 'Travel Pricing Airports API';
+	displayName = AIRPORTS_CREDENTIAL_DISPLAY_NAME;
 
 	icon: Icon = { light: 'file:travelPricing.svg', dark: 'file:travelPricing.dark.svg' };
 

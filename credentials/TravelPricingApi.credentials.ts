@@ -6,11 +6,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../nodes/shared/credentialNames';
+
 /** The access token that every endpoint but the airports reference takes (spec part 5). */
 export class TravelPricingApi implements ICredentialType {
-	name = 'travelPricingApi';
+	name = ACCESS_TOKEN_CREDENTIAL;
 
-	displayName = 'Travel Pricing API';
+	displayName = ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME;
 
 	icon: Icon = { light: 'file:travelPricing.svg', dark: 'file:travelPricing.dark.svg' };
 

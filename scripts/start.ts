@@ -305,7 +305,7 @@ function printReady(ready: {
 	];
 	if (sandbox) {
 		lines.push(
-			'  3. Rate alerts: activate a workflow that starts with "Travel Pricing Rate Trigger" (it registers',
+			'  3. Rate alerts: activate a workflow that starts with "Travel Pricing Rate Record Trigger" (it registers',
 			'     itself with the sandbox), then make the sandbox deliver a rate shop:',
 			`       curl -X POST ${sandbox.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '{"shopId":1,"records":5}'`,
 			'     and watch the executions appear.',

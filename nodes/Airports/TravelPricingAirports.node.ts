@@ -8,10 +8,10 @@ import {
 } from 'n8n-workflow';
 
 import { listAirports, parseAirportCodes } from '../shared/airports';
-import { settleWithConcurrency } from '../shared/concurrency';
-import { pairOutcomes } from '../shared/itemOutcomes';
-import { itemConcurrency, pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
-import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
+import { AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
+import { runPerItem } from '../shared/itemOutcomes';
+import { LISTING_THROTTLE_ADVICE, listingOptionFields, pagingFrom, returnAllFields } from '../shared/paging';
+import { requestOptionsFrom } from '../shared/properties';
 
 export class TravelPricingAirports implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +26,7 @@ export class TravelPricingAirports implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'travelPricingAirportsApi', required: true }],
+		credentials: [{ name: AIRPORTS_CREDENTIAL, required: true }],
 		properties: [
 			{
 				displayName: 'Codes',
@@ -44,27 +44,30 @@ export class TravelPricingAirports implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [...pagingOptionFields, ...retryOptionFields].sort((a, b) =>
-					a.displayName.localeCompare(b.displayName),
-				),
+				options: listingOptionFields,
 			},
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const itemIndexes = this.getInputData().map((_, itemIndex) => itemIndex);
-		// Each item is its own listing; several run at once, as the pages of one listing do.
-		const outcomes = await settleWithConcurrency(itemIndexes, itemConcurrency(this), async (itemIndex) => {
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			const codes = parseAirportCodes('Codes', this.getNodeParameter('codes', itemIndex, ''));
-			const paging = pagingFrom(
-				this.getNodeParameter('returnAll', itemIndex, false),
-				this.getNodeParameter('limit', itemIndex, 50),
-				options,
-			);
-			return await listAirports(this, { codes, ...paging, retry: retryPolicyFrom(options), itemIndex });
-		});
-
-		return [pairOutcomes(this, outcomes)];
+		// Each item is its own listing; all run at once within the node's Concurrency.
+		const output = await runPerItem(
+			this,
+			(itemIndex) => {
+				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				return {
+					codes: parseAirportCodes('Codes', this.getNodeParameter('codes', itemIndex, '')),
+					paging: pagingFrom(
+						this.getNodeParameter('returnAll', itemIndex, false),
+						this.getNodeParameter('limit', itemIndex, 50),
+						options,
+					),
+					...requestOptionsFrom(options),
+				};
+			},
+			async ({ codes, paging, retry }, limiter, itemIndex) =>
+				await listAirports(this, { codes, ...paging, retry, limiter, throttleAdvice: LISTING_THROTTLE_ADVICE, itemIndex }),
+		);
+		return [output];
 	}
 }

@@ -7,12 +7,12 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { settleWithConcurrency } from '../shared/concurrency';
-import { EVENT_STATUS_CODES, eventImpactFilters } from '../shared/eventFilters';
+import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
+import { DEFAULT_PROXIMITY_MILES, EVENT_STATUS_CODES, eventImpactFilters } from '../shared/eventFilters';
 import { findEvents } from '../shared/eventImpact';
-import { pairOutcomes } from '../shared/itemOutcomes';
-import { itemConcurrency, pagingFrom, pagingOptionFields, returnAllFields } from '../shared/paging';
-import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
+import { runPerItem } from '../shared/itemOutcomes';
+import { LISTING_THROTTLE_ADVICE, listingOptionFields, pagingFrom, returnAllFields } from '../shared/paging';
+import { requestOptionsFrom } from '../shared/properties';
 
 export class TravelPricingEventImpact implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,7 +27,7 @@ export class TravelPricingEventImpact implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'travelPricingApi', required: true }],
+		credentials: [{ name: ACCESS_TOKEN_CREDENTIAL, required: true }],
 		properties: [
 			{
 				displayName:
@@ -131,7 +131,7 @@ export class TravelPricingEventImpact implements INodeType {
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 40.7128',
-						description: 'Centre of the search area in decimal degrees. Needs Longitude and Proximity (Miles) too.',
+						description: `Centre of the search area in decimal degrees. Needs Longitude too; the radius is Proximity (Miles), ${DEFAULT_PROXIMITY_MILES} unless added.`,
 					},
 					{
 						displayName: 'Longitude',
@@ -139,15 +139,15 @@ export class TravelPricingEventImpact implements INodeType {
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. -74.0060',
-						description: 'Centre of the search area in decimal degrees. Needs Latitude and Proximity (Miles) too.',
+						description: `Centre of the search area in decimal degrees. Needs Latitude too; the radius is Proximity (Miles), ${DEFAULT_PROXIMITY_MILES} unless added.`,
 					},
 					{
 						displayName: 'Proximity (Miles)',
 						name: 'proximity',
 						type: 'number',
 						typeOptions: { minValue: 0 },
-						default: 25,
-						description: 'Radius of the search area around Latitude and Longitude, in miles',
+						default: DEFAULT_PROXIMITY_MILES,
+						description: `Radius of the search area around Latitude and Longitude, in miles. Without this filter, ${DEFAULT_PROXIMITY_MILES} miles.`,
 					},
 					{
 						displayName: 'Region',
@@ -161,7 +161,8 @@ export class TravelPricingEventImpact implements INodeType {
 						name: 'startDate',
 						type: 'dateTime',
 						default: '',
-						description: 'Events on this day. Only the date counts; a time is ignored.',
+						description:
+							'Events on this day, a day in the workflow\'s timezone. A time without an offset is ignored; a time with one, or {{ $now }}, counts on the day it falls on in that timezone.',
 					},
 					{
 						displayName: 'State',
@@ -202,27 +203,31 @@ export class TravelPricingEventImpact implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [...pagingOptionFields, ...retryOptionFields].sort((a, b) =>
-					a.displayName.localeCompare(b.displayName),
-				),
+				options: listingOptionFields,
 			},
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const itemIndexes = this.getInputData().map((_, itemIndex) => itemIndex);
-		// Each item is its own search; several run at once, as the pages of one search do.
-		const outcomes = await settleWithConcurrency(itemIndexes, itemConcurrency(this), async (itemIndex) => {
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			const filters = eventImpactFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject);
-			const paging = pagingFrom(
-				this.getNodeParameter('returnAll', itemIndex, false),
-				this.getNodeParameter('limit', itemIndex, 50),
-				options,
-			);
-			return await findEvents(this, filters, { ...paging, retry: retryPolicyFrom(options), itemIndex });
-		});
-
-		return [pairOutcomes(this, outcomes)];
+		const zone = this.getTimezone();
+		// Each item is its own search; all run at once within the node's Concurrency.
+		const output = await runPerItem(
+			this,
+			(itemIndex) => {
+				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				return {
+					filters: eventImpactFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject, zone),
+					paging: pagingFrom(
+						this.getNodeParameter('returnAll', itemIndex, false),
+						this.getNodeParameter('limit', itemIndex, 50),
+						options,
+					),
+					...requestOptionsFrom(options),
+				};
+			},
+			async ({ filters, paging, retry }, limiter, itemIndex) =>
+				await findEvents(this, filters, { ...paging, retry, limiter, throttleAdvice: LISTING_THROTTLE_ADVICE, itemIndex }),
+		);
+		return [output];
 	}
 }

@@ -9,7 +9,8 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { parseCalendarDay } from '../shared/calendarDay';
+import { optionalCalendarDay } from '../shared/calendarDay';
+import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import {
 	dayRange,
 	shapeDemand,
@@ -19,9 +20,12 @@ import {
 } from '../shared/demand';
 import { asItemError, describeValue, FieldError } from '../shared/errors';
 import { parsePositiveInteger } from '../shared/integerFields';
-import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
+import { runPerItem } from '../shared/itemOutcomes';
+import { concurrencyOption, requestOptionsFrom, retryOptionFields, throttleAdvice } from '../shared/properties';
 import { apiRequest } from '../shared/transport';
 import type { HotelDemandResponse } from '../shared/types';
+
+const THROTTLE_ADVICE = throttleAdvice([concurrencyOption, ...retryOptionFields]);
 
 export class TravelPricingHotelDemand implements INodeType {
 	description: INodeTypeDescription = {
@@ -36,7 +40,7 @@ export class TravelPricingHotelDemand implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'travelPricingApi', required: true }],
+		credentials: [{ name: ACCESS_TOKEN_CREDENTIAL, required: true }],
 		properties: [
 			{
 				displayName: 'Demand ID',
@@ -84,6 +88,7 @@ export class TravelPricingHotelDemand implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
+					concurrencyOption,
 					{
 						displayName: 'Date Order',
 						name: 'dateOrder',
@@ -107,7 +112,7 @@ export class TravelPricingHotelDemand implements INodeType {
 						name: 'fromDate',
 						type: 'dateTime',
 						default: '',
-						description: 'Keep only dates on or after this day',
+						description: 'Keep only dates on or after this day (a day in the workflow\'s timezone)',
 						displayOptions: { hide: { '/output': ['raw'] } },
 					},
 					...retryOptionFields,
@@ -116,7 +121,7 @@ export class TravelPricingHotelDemand implements INodeType {
 						name: 'toDate',
 						type: 'dateTime',
 						default: '',
-						description: 'Keep only dates on or before this day',
+						description: 'Keep only dates on or before this day (a day in the workflow\'s timezone)',
 						displayOptions: { hide: { '/output': ['raw'] } },
 					},
 				],
@@ -125,34 +130,35 @@ export class TravelPricingHotelDemand implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		const output: INodeExecutionData[] = [];
-
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				const demandId = parsePositiveInteger('Demand ID', this.getNodeParameter('demandId', itemIndex));
-				const shape = this.getNodeParameter('output', itemIndex, 'hotelDays') as DemandOutput;
+		const zone = this.getTimezone();
+		// Each item is its own demand shop; all are fetched at once within the node's Concurrency.
+		const output = await runPerItem(
+			this,
+			(itemIndex) => {
 				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				const range = dayRange(optionalDay('From Date', options.fromDate), optionalDay('To Date', options.toDate));
-				const dateOrder = (options.dateOrder ?? 'auto') as DateOrderChoice;
-
+				return {
+					demandId: parsePositiveInteger('Demand ID', this.getNodeParameter('demandId', itemIndex)),
+					shape: this.getNodeParameter('output', itemIndex, 'hotelDays') as DemandOutput,
+					range: dayRange(
+						optionalCalendarDay('From Date', options.fromDate, zone),
+						optionalCalendarDay('To Date', options.toDate, zone),
+					),
+					dateOrder: (options.dateOrder ?? 'auto') as DateOrderChoice,
+					...requestOptionsFrom(options),
+				};
+			},
+			async ({ demandId, shape, range, dateOrder, retry }, limiter, itemIndex) => {
 				const response = await apiRequest.call(this, 'GET', `/hoteldemanddata/${demandId}`, {
 					idempotent: true,
-					retry: retryPolicyFrom(options),
+					retry,
+					limiter,
+					throttleAdvice: THROTTLE_ADVICE,
 					resource: `demand shop ${demandId}`,
 					itemIndex,
 				}) as HotelDemandResponse;
-
-				for (const record of shapeResponse(this.getNode(), response, shape, dateOrder, range, itemIndex)) {
-					output.push({ json: record as IDataObject, pairedItem: { item: itemIndex } });
-				}
-			} catch (error) {
-				const itemError = asItemError(this.getNode(), error, itemIndex);
-				if (!this.continueOnFail()) throw itemError;
-				output.push({ json: { error: itemError.message }, pairedItem: { item: itemIndex } });
-			}
-		}
-
+				return shapeResponse(this.getNode(), response, shape, dateOrder, range, itemIndex);
+			},
+		);
 		return [output];
 	}
 }
@@ -183,8 +189,4 @@ function shapeResponse(
 			},
 		);
 	}
-}
-
-function optionalDay(field: string, value: unknown): string | undefined {
-	return value === undefined || value === '' ? undefined : parseCalendarDay(field, value);
 }

@@ -6,11 +6,12 @@ import {
 	type IExecuteFunctions,
 	type INode,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../shared/concurrency';
+import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { asItemError } from '../shared/errors';
 import {
 	hotelInfoRequestBody,
@@ -22,11 +23,52 @@ import {
 	UnexpectedHotelInfoResponse,
 	type HotelRecord,
 } from '../shared/hotelInfo';
-import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
-import { ACCESS_TOKEN_CREDENTIAL, apiRequest } from '../shared/transport';
+import {
+	concurrencyOption,
+	numberOption,
+	requestLimiter,
+	requestOptionsFrom,
+	retryOptionFields,
+	throttleAdvice,
+} from '../shared/properties';
+import type { RetryPolicy } from '../shared/retry';
+import { apiRequest } from '../shared/transport';
 
 /** What one batch request brought back: the hotels found, or why the batch failed. */
 type BatchOutcome = { hotels: Map<number, HotelRecord> } | { error: Error };
+
+/** One item's request, read and checked. */
+interface HotelQuery {
+	code: number;
+	batchSize: number;
+	concurrency: number;
+	retry: RetryPolicy;
+}
+
+const batchSizeOption: INodeProperties = {
+	displayName: 'Batch Size',
+	name: 'batchSize',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 50,
+	description:
+		'How many hotel codes to ask for in one request. 1 sends one request per hotel code. Applies to the whole run: when an expression gives items different values, the smallest holds.',
+};
+
+const optionFields: INodeProperties[] = [
+	batchSizeOption,
+	concurrencyOption,
+	...retryOptionFields,
+	{
+		displayName: 'Split Sources',
+		name: 'splitSources',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to output one item per source (website) of the hotel, the hotel\'s fields kept, instead of one item per hotel with a list of sources',
+	},
+];
+const THROTTLE_ADVICE = throttleAdvice(optionFields);
 
 export class TravelPricingHotelInfo implements INodeType {
 	description: INodeTypeDescription = {
@@ -60,34 +102,7 @@ export class TravelPricingHotelInfo implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					{
-						displayName: 'Batch Size',
-						name: 'batchSize',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 50,
-						description:
-							'How many hotel codes to ask for in one request. 1 sends one request per hotel code.',
-					},
-					{
-						displayName: 'Concurrency',
-						name: 'concurrency',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 20 },
-						default: 4,
-						description: 'How many batch requests may be in flight at once',
-					},
-					...retryOptionFields,
-					{
-						displayName: 'Split Sources',
-						name: 'splitSources',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to output one item per source (website) of the hotel, the hotel\'s fields kept, instead of one item per hotel with a list of sources',
-					},
-				],
+				options: optionFields,
 			},
 		],
 	};
@@ -95,42 +110,51 @@ export class TravelPricingHotelInfo implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const node = this.getNode();
-		// The batches are one plan for the whole run, so the options that shape them come from the
-		// first item.
-		const runOptions = this.getNodeParameter('options', 0, {}) as IDataObject;
-		const batchSize = Number(runOptions.batchSize ?? 50);
-		const concurrency = Number(runOptions.concurrency ?? 4);
-		const retry = retryPolicyFrom(runOptions);
 
-		// Each item's hotel code, or why it cannot be sent; checked for all items before any request.
-		const askedCodes: Array<number | Error> = [];
+		// Each item's hotel code and options, or why it cannot be sent; checked for all items before
+		// any request.
+		const queries: Array<HotelQuery | Error> = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				askedCodes.push(parseHotelCode(this.getNodeParameter('hotelCode', itemIndex)));
+				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				queries.push({
+					code: parseHotelCode(this.getNodeParameter('hotelCode', itemIndex)),
+					batchSize: numberOption(options, batchSizeOption),
+					...requestOptionsFrom(options),
+				});
 			} catch (error) {
 				const itemError = asItemError(node, error, itemIndex);
 				if (!this.continueOnFail()) throw itemError;
-				askedCodes.push(itemError);
+				queries.push(itemError);
 			}
 		}
 
-		const validCodes = askedCodes.filter((code): code is number => typeof code === 'number');
-		const batches = planHotelBatches(validCodes, batchSize);
+		// The batches are one plan for the whole run, so Batch Size, like Concurrency, is the run's.
+		const valid = queries.filter((query): query is HotelQuery => !(query instanceof Error));
+		const batchSize = valid.reduce((smallest, query) => Math.min(smallest, query.batchSize), Infinity);
+		const batches = planHotelBatches(valid.map((query) => query.code), batchSize);
+		const askedCodes = queries.map((query) => (query instanceof Error ? query : query.code));
+		const limiter = requestLimiter(valid.map((query) => query.concurrency));
 		// A failed batch fails only the items that asked for its codes, so failures are kept, not thrown.
-		const outcomes = await mapWithConcurrency(batches, concurrency, async (batch): Promise<BatchOutcome> => {
-			const itemIndex = askedCodes.indexOf(batch[0]);
-			try {
-				const response = await apiRequest.call(this, 'POST', '/hotelinfo', {
-					body: hotelInfoRequestBody(batch, batchSize),
-					retry,
-					idempotent: true,
-					itemIndex,
-				});
-				return { hotels: indexHotelsByCode(hotelsFromResponse(response)) };
-			} catch (error) {
-				return { error: asBatchError(node, error, itemIndex) };
-			}
-		});
+		const outcomes = await Promise.all(
+			batches.map(async (batch): Promise<BatchOutcome> => {
+				// The batch is sent with the options of the first item that asked for its first code.
+				const itemIndex = askedCodes.indexOf(batch[0]);
+				try {
+					const response = await apiRequest.call(this, 'POST', '/hotelinfo', {
+						body: hotelInfoRequestBody(batch, batchSize),
+						retry: (queries[itemIndex] as HotelQuery).retry,
+						limiter,
+						throttleAdvice: THROTTLE_ADVICE,
+						idempotent: true,
+						itemIndex,
+					});
+					return { hotels: indexHotelsByCode(hotelsFromResponse(response)) };
+				} catch (error) {
+					return { error: asBatchError(node, error, itemIndex) };
+				}
+			}),
+		);
 		const outcomeOfCode = new Map<number, BatchOutcome>();
 		batches.forEach((batch, index) => batch.forEach((code) => outcomeOfCode.set(code, outcomes[index])));
 

@@ -9,6 +9,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import {
 	deliveryAuthFrom,
 	generatedSecret,
@@ -21,7 +22,7 @@ import { describeValue, FieldError } from '../shared/errors';
 import { retryPolicyFrom } from '../shared/properties';
 import { receiveRateDelivery, type ReceiveOutcome } from '../shared/rateDelivery';
 import { compileRateFilter, type RateFilter, type RateFilterParameters } from '../shared/rateFilters';
-import { ACCESS_TOKEN_CREDENTIAL, apiRequest } from '../shared/transport';
+import { apiRequest } from '../shared/transport';
 import type { WebhookRegistration } from '../shared/types';
 import { rateTriggerProperties } from './properties';
 
@@ -45,7 +46,7 @@ interface RegistrationMemory extends IDataObject {
 
 export class TravelPricingRateTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Travel Pricing Rate Trigger',
+		displayName: 'Travel Pricing Rate Record Trigger',
 		name: 'travelPricingRateTrigger',
 		icon: { light: 'file:rateTrigger.svg', dark: 'file:rateTrigger.dark.svg' },
 		group: ['trigger'],
@@ -57,7 +58,7 @@ export class TravelPricingRateTrigger implements INodeType {
 		eventTriggerDescription: 'Waiting for the service to post rate records',
 		activationMessage:
 			'The service now posts the rate records of each scheduled rate shop to this workflow.',
-		defaults: { name: 'Travel Pricing Rate Trigger' },
+		defaults: { name: 'Rate Record Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
@@ -72,6 +73,10 @@ export class TravelPricingRateTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// n8n answers "on received" with the description's responseData when it has one, and
+				// reads a missing one as the text "firstEntryJson"; an empty one makes it answer with
+				// the webhookResponse this node returns instead ({"received": n, "emitted": m}).
+				responseData: '',
 				path: 'rate-records',
 			},
 		],

@@ -75,7 +75,7 @@ const basicAuth: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'rate-feed',
+		placeholder: 'e.g. rate-feed',
 		description: 'The user name the service sends with each delivery (no colon)',
 		displayOptions: { show: { authentication: ['basic'] } },
 	},
@@ -109,7 +109,7 @@ const headerAuth: INodeProperties[] = [
 		type: 'string',
 		default: 'X-API-Key',
 		required: true,
-		placeholder: 'X-API-Key',
+		placeholder: 'e.g. X-API-Key',
 		description: 'The header that carries the key on each delivery',
 		displayOptions: { show: { authentication: ['header'] } },
 	},
@@ -164,7 +164,7 @@ const filters: INodeProperties = {
 			name: 'currencies',
 			type: 'string',
 			default: '',
-			placeholder: 'EUR, USD',
+			placeholder: 'e.g. EUR, USD',
 			description: 'Currency codes, separated by commas',
 		},
 		{
@@ -172,7 +172,7 @@ const filters: INodeProperties = {
 			name: 'hotelCodes',
 			type: 'string',
 			default: '',
-			placeholder: '100001, 100002',
+			placeholder: 'e.g. 100001, 100002',
 			description: 'Hotel codes, separated by commas',
 		},
 		{
@@ -185,25 +185,25 @@ const filters: INodeProperties = {
 		{
 			displayName: 'Onsite Rate At Least',
 			name: 'minOnsiteRate',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 0,
-			description: 'Keep records whose onsite rate is this amount or more',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 100',
+			description: 'Keep records whose onsite rate is this amount or more. Empty: no lower bound.',
 		},
 		{
 			displayName: 'Onsite Rate At Most',
 			name: 'maxOnsiteRate',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 0,
-			description: 'Keep records whose onsite rate is this amount or less',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 250',
+			description: 'Keep records whose onsite rate is this amount or less. Empty: no upper bound.',
 		},
 		{
 			displayName: 'Status Codes',
 			name: 'statusCodes',
 			type: 'string',
 			default: '',
-			placeholder: '200',
+			placeholder: 'e.g. 200',
 			description: 'Values of the record\'s statusCode, separated by commas',
 		},
 		{
@@ -211,12 +211,13 @@ const filters: INodeProperties = {
 			name: 'websiteCodes',
 			type: 'string',
 			default: '',
-			placeholder: '1, 2',
+			placeholder: 'e.g. 1, 2',
 			description: 'Website (source) codes, separated by commas',
 		},
 	],
 };
 
+// In alphabetical order, as n8n lists the options a user can add.
 const options: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -224,6 +225,7 @@ const options: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
+		...retryOptionFields,
 		{
 			displayName: 'Pass Invalid Records',
 			name: 'passInvalidRecords',
@@ -232,7 +234,6 @@ const options: INodeProperties = {
 			description:
 				'Whether to start the workflow for records that do not match the rate record format too, with the problems in their "_validationErrors" field. Off: such a delivery is answered 400 and starts nothing.',
 		},
-		...retryOptionFields,
 	],
 };
 

@@ -8,9 +8,11 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { asItemError } from '../shared/errors';
 import { nextRuns, type NextRuns } from '../shared/nextRuns';
-import { retryPolicyFrom } from '../shared/properties';
+import { retryOptionFields, retryPolicyFrom, throttleAdvice } from '../shared/properties';
+import type { RetryPolicy } from '../shared/retry';
 import {
 	SCHEDULE_FIELD_LABELS,
 	parseNextRunsToShow,
@@ -19,9 +21,11 @@ import {
 	selectionOrAll,
 	type ScheduleInput,
 } from '../shared/scheduleFields';
-import { ACCESS_TOKEN_CREDENTIAL, apiRequest } from '../shared/transport';
+import { apiRequest } from '../shared/transport';
 import type { Schedule, ScheduleFields } from '../shared/types';
 import { scheduleProperties, type ScheduleOperation } from './scheduleProperties';
+
+const THROTTLE_ADVICE = throttleAdvice(retryOptionFields);
 
 export class TravelPricingSchedule implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,7 +37,7 @@ export class TravelPricingSchedule implements INodeType {
 		subtitle:
 			'={{ {"create": "Create schedule", "update": "Update schedule", "preview": "Preview next runs"}[$parameter["operation"]] }}',
 		description: 'Create or update the schedules that run a rate shop, and see when they will run',
-		defaults: { name: 'Travel Pricing Schedule' },
+		defaults: { name: 'Schedule' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -89,7 +93,7 @@ interface ScheduleRequest {
 	scheduleId?: number;
 	fields: ScheduleFields;
 	count: number;
-	options: IDataObject;
+	retry: RetryPolicy;
 }
 
 function scheduleRequestFor(context: IExecuteFunctions, itemIndex: number, zone: string): ScheduleRequest | Error {
@@ -99,7 +103,13 @@ function scheduleRequestFor(context: IExecuteFunctions, itemIndex: number, zone:
 		const scheduleId =
 			operation === 'update' ? parseScheduleId(context.getNodeParameter('scheduleId', itemIndex)) : undefined;
 		const fields = scheduleFieldsFrom(readScheduleInput(context, itemIndex), zone);
-		return { operation, scheduleId, fields, count: parseNextRunsToShow(options.nextRunsToShow), options };
+		return {
+			operation,
+			scheduleId,
+			fields,
+			count: parseNextRunsToShow(options.nextRunsToShow),
+			retry: retryPolicyFrom(options),
+		};
 	} catch (error) {
 		return asItemError(context.getNode(), error, itemIndex);
 	}
@@ -130,11 +140,17 @@ function readScheduleInput(context: IExecuteFunctions, itemIndex: number): Sched
 
 /** Create and Update send the fields; Preview sends nothing and shows the fields it would send. */
 async function saveSchedule(context: IExecuteFunctions, request: ScheduleRequest, itemIndex: number): Promise<IDataObject> {
-	const { operation, scheduleId } = request;
-	const retry = retryPolicyFrom(request.options);
+	const { operation, scheduleId, retry } = request;
 	const body = { ...request.fields } as IDataObject;
+	const throttleAdvice = THROTTLE_ADVICE;
 	if (operation === 'create') {
-		return (await apiRequest.call(context, 'POST', '/schedule', { body, retry, itemIndex })) as Schedule & IDataObject;
+		// Not idempotent: a connection that breaks after the POST left is not retried (transport.ts).
+		return (await apiRequest.call(context, 'POST', '/schedule', {
+			body,
+			retry,
+			throttleAdvice,
+			itemIndex,
+		})) as Schedule & IDataObject;
 	}
 	if (operation === 'update') {
 		// PUT replaces the whole configuration, so sending it again after a 500 cannot do anything
@@ -142,6 +158,7 @@ async function saveSchedule(context: IExecuteFunctions, request: ScheduleRequest
 		return (await apiRequest.call(context, 'PUT', `/schedule/${scheduleId}`, {
 			body,
 			retry,
+			throttleAdvice,
 			itemIndex,
 			idempotent: true,
 			resource: `schedule ${scheduleId}`,

@@ -45,9 +45,10 @@ export const scheduleProperties: INodeProperties[] = [
 	{
 		displayName: 'Schedule ID',
 		name: 'scheduleId',
-		type: 'number',
+		type: 'string',
 		required: true,
-		default: 0,
+		default: '',
+		placeholder: 'e.g. 1205',
 		displayOptions: showOnlyForUpdate,
 		description: 'The scheduleid the service returned when the schedule was created',
 	},
@@ -71,10 +72,11 @@ export const scheduleProperties: INodeProperties[] = [
 	{
 		displayName: 'Rate Shop ID',
 		name: 'rateShopId',
-		type: 'number',
+		type: 'string',
 		required: true,
-		default: 0,
-		description: 'The rate shop this schedule runs',
+		default: '',
+		placeholder: 'e.g. 42',
+		description: 'The ID of the rate shop this schedule runs',
 	},
 	{
 		displayName: 'Years',
@@ -174,7 +176,7 @@ export const scheduleProperties: INodeProperties[] = [
 		type: 'dateTime',
 		required: true,
 		default: '',
-		description: 'First day the schedule may run (only the date is used)',
+		description: 'First day the schedule may run, a day in the workflow\'s timezone (only the date is used)',
 	},
 	{
 		displayName: 'End Date',
@@ -182,7 +184,7 @@ export const scheduleProperties: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		description:
-			'Last day the schedule may run (only the date is used). Leave empty to run indefinitely.',
+			'Last day the schedule may run, a day in the workflow\'s timezone (only the date is used). Leave empty to run indefinitely.',
 	},
 	{
 		displayName: 'Options',

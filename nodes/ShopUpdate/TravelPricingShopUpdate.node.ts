@@ -8,8 +8,10 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
 import { asItemError } from '../shared/errors';
-import { retryOptionFields, retryPolicyFrom } from '../shared/properties';
+import { retryOptionFields, retryPolicyFrom, throttleAdvice } from '../shared/properties';
+import type { RetryPolicy } from '../shared/retry';
 import {
 	HORIZON_DAYS_OF_WEEK,
 	parseShopUpdate,
@@ -17,8 +19,10 @@ import {
 	type ShopUpdateInput,
 	type ShopUpdateRequest,
 } from '../shared/shopFields';
-import { ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL, apiRequest } from '../shared/transport';
+import { apiRequest } from '../shared/transport';
 import { searchAirportLocations } from './airportLocations';
+
+const THROTTLE_ADVICE = throttleAdvice(retryOptionFields);
 
 function locationField(displayName: string, name: string, description: string): INodeProperties {
 	return {
@@ -206,10 +210,11 @@ export class TravelPricingShopUpdate implements INodeType {
 
 		// Every item is checked before the first shop is changed, so a bad item stops the run
 		// (without "Continue") with nothing half done.
-		const requests: Array<ShopUpdateRequest | Error> = [];
+		const requests: Array<(ShopUpdateRequest & { retry: RetryPolicy }) | Error> = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				requests.push(parseShopUpdate(readShopInput(this, itemIndex)));
+				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				requests.push({ ...parseShopUpdate(readShopInput(this, itemIndex)), retry: retryPolicyFrom(options) });
 			} catch (error) {
 				const itemError = asItemError(node, error, itemIndex);
 				if (!this.continueOnFail()) throw itemError;
@@ -226,10 +231,10 @@ export class TravelPricingShopUpdate implements INodeType {
 				continue;
 			}
 			try {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 				const response = await apiRequest.call(this, 'PUT', `/shops/${request.shopId}`, {
 					body: request.body as unknown as IDataObject,
-					retry: retryPolicyFrom(options),
+					retry: request.retry,
+					throttleAdvice: THROTTLE_ADVICE,
 					// The body replaces the shop's configuration, so repeating it after a 500 is harmless.
 					idempotent: true,
 					resource: `shop ${request.shopId}`,

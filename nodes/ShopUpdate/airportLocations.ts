@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { searchAirports } from '../shared/airports';
-import { AIRPORTS_CREDENTIAL } from '../shared/transport';
+import { AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
 import type { Airport } from '../shared/types';
 
 const AIRPORTS_PER_PAGE = 100;

@@ -1,32 +1,25 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { FieldError } from './errors';
-import { DEFAULT_PAGE_CONCURRENCY, fetchPages, type Page } from './pager';
-import type { RetryPolicy } from './retry';
-import { apiRequest, serviceReason, type TravelPricingContext } from './transport';
+import { fetchPages, type Page } from './pager';
+import { apiRequest, serviceReason, type RequestSettings, type TravelPricingContext } from './transport';
 import type { Airport, AirportsResponse } from './types';
 
 export const AIRPORTS_ENDPOINT = '/api/v1/references/airports';
 
-export interface AirportSearch {
+export interface AirportSearch extends RequestSettings {
 	/** IATA codes, already checked by parseAirportCodes; none lists every airport. */
 	codes?: string[];
 	/** 1 is the first page. */
 	page: number;
 	size: number;
-	retry?: RetryPolicy;
-	itemIndex?: number;
 }
 
-export interface AirportListing {
+export interface AirportListing extends RequestSettings {
 	codes?: string[];
 	/** Stop after this many airports; undefined reads them all. */
 	limit?: number;
 	pageSize: number;
-	/** Pages in flight at once after the first (5 unless told). */
-	concurrency?: number;
-	retry?: RetryPolicy;
-	itemIndex?: number;
 }
 
 /**
@@ -61,11 +54,14 @@ export async function searchAirports(
 ): Promise<AirportsResponse> {
 	const qs: IDataObject = { page: search.page, size: search.size };
 	if (search.codes && search.codes.length > 0) qs.codes = search.codes.join(',');
+	const { retry, limiter, throttleAdvice, itemIndex } = search;
 	const response = await apiRequest.call(context, 'GET', AIRPORTS_ENDPOINT, {
 		qs,
 		idempotent: true,
-		retry: search.retry,
-		itemIndex: search.itemIndex,
+		retry,
+		limiter,
+		throttleAdvice,
+		itemIndex,
 	}) as AirportsResponse;
 	// Spec 4.4 and part 7: a success carries `error: false`; a 200 saying otherwise is no success.
 	if (response?.error === true || !Array.isArray(response?.airports)) {
@@ -88,8 +84,8 @@ export async function listAirports(
 	const size = listing.limit === undefined ? listing.pageSize : Math.min(listing.pageSize, listing.limit);
 	return await fetchPages(
 		async (page): Promise<Page<Airport>> => {
-			const { codes, retry, itemIndex } = listing;
-			const response = await searchAirports(context, { codes, page, size, retry, itemIndex });
+			const { codes, retry, limiter, throttleAdvice, itemIndex } = listing;
+			const response = await searchAirports(context, { codes, page, size, retry, limiter, throttleAdvice, itemIndex });
 			return {
 				records: response.airports,
 				totalRecords: response.totalData,
@@ -97,6 +93,6 @@ export async function listAirports(
 				pageSize: response.size,
 			};
 		},
-		{ limit: listing.limit, concurrency: listing.concurrency ?? DEFAULT_PAGE_CONCURRENCY },
+		{ limit: listing.limit, concurrency: listing.limiter?.size ?? 1 },
 	);
 }

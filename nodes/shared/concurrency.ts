@@ -1,5 +1,6 @@
 /**
  * Runs `task` over `inputs` with at most `concurrency` at once and keeps the results in input order.
+ * Once a task fails no new one starts, so a search whose page failed sends no further pages.
  * (p-limit does this too, but n8n ships no copy a community package could import at run time.)
  */
 export async function mapWithConcurrency<TInput, TResult>(
@@ -9,10 +10,16 @@ export async function mapWithConcurrency<TInput, TResult>(
 ): Promise<TResult[]> {
 	const results = new Array<TResult>(inputs.length);
 	let next = 0;
+	let failed = false;
 	const worker = async () => {
-		while (next < inputs.length) {
+		while (!failed && next < inputs.length) {
 			const index = next++;
-			results[index] = await task(inputs[index], index);
+			const result = task(inputs[index], index);
+			// Registered before the await below, so the flag is up before this worker rejects.
+			result.catch(() => {
+				failed = true;
+			});
+			results[index] = await result;
 		}
 	};
 	const workers = Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker);
@@ -23,20 +30,36 @@ export async function mapWithConcurrency<TInput, TResult>(
 /** What one task came to: its result, or the error it threw. */
 export type Settled<TResult> = { value: TResult } | { error: unknown };
 
+export async function settle<TResult>(task: () => TResult | Promise<TResult>): Promise<Settled<TResult>> {
+	try {
+		return { value: await task() };
+	} catch (error) {
+		return { error };
+	}
+}
+
 /**
- * Like mapWithConcurrency, but a task that throws does not stop the others: each input gets its
- * result or its error, in input order, so a node can pair every outcome with its item.
+ * The node's Concurrency: at most `size` requests of one node execution in flight at once, whatever
+ * sends them (items, pages, batches). The transport takes a slot for each send and gives it back
+ * when the answer is in, so a request waiting to be retried holds none. Slots go first come,
+ * first served.
  */
-export async function settleWithConcurrency<TInput, TResult>(
-	inputs: readonly TInput[],
-	concurrency: number,
-	task: (input: TInput, index: number) => Promise<TResult>,
-): Promise<Array<Settled<TResult>>> {
-	return await mapWithConcurrency(inputs, concurrency, async (input, index): Promise<Settled<TResult>> => {
+export class RequestLimiter {
+	private active = 0;
+	private readonly waiting: Array<() => void> = [];
+
+	constructor(readonly size: number) {}
+
+	async run<T>(send: () => Promise<T>): Promise<T> {
+		if (this.active < this.size) this.active++;
+		else await new Promise<void>((resolve) => this.waiting.push(resolve));
 		try {
-			return { value: await task(input, index) };
-		} catch (error) {
-			return { error };
+			return await send();
+		} finally {
+			// The slot passes straight to the next in line, so `active` only drops when none waits.
+			const next = this.waiting.shift();
+			if (next) next();
+			else this.active--;
 		}
-	});
+	}
 }

@@ -17,7 +17,8 @@ export class FieldError extends Error {
 
 export function describeValue(value: unknown): string {
 	if (value === undefined || value === null || value === '') return '(empty)';
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	// String(), not JSON: NaN, the value an expression's failed arithmetic gives, stays "NaN".
+	const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value);
 	return `"${text.length > 80 ? `${text.slice(0, 77)}...` : text}"`;
 }
 

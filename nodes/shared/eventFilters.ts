@@ -158,9 +158,10 @@ function parseText(field: string, value: unknown): string {
 
 /**
  * Turns the Filters collection of one item into the POST /eventimpact/ body, each filter checked
- * and in the spec's form, so a bad value stops the item before anything is sent.
+ * and in the spec's form, so a bad value stops the item before anything is sent. Start Date is a
+ * day in the workflow's timezone `zone` (see calendarDay.ts).
  */
-export function eventImpactFilters(filters: IDataObject): EventImpactFilters {
+export function eventImpactFilters(filters: IDataObject, zone: string): EventImpactFilters {
 	const label = EVENT_FILTER_LABELS;
 	const has = (name: keyof EventImpactFilters) => filters[name] !== undefined;
 	const body: EventImpactFilters = {};
@@ -171,7 +172,7 @@ export function eventImpactFilters(filters: IDataObject): EventImpactFilters {
 	}
 	if (has('category')) body.category = parseCodeList(label.category, filters.category);
 	if (has('subCategory')) body.subCategory = parseCodeList(label.subCategory, filters.subCategory);
-	if (has('startDate')) body.startDate = parseCalendarDay(label.startDate, filters.startDate);
+	if (has('startDate')) body.startDate = parseCalendarDay(label.startDate, filters.startDate, zone);
 	if (has('estimatedAttendee')) {
 		body.estimatedAttendee = parseAttendeeFilter(label.estimatedAttendee, filters.estimatedAttendee);
 	}
@@ -203,7 +204,16 @@ function parseEventStatus(value: unknown): number {
 	return code;
 }
 
-/** Spec 4.5: proximity is required when lat and lng are used; a point needs both coordinates. */
+/**
+ * The radius a point is searched with when the user adds Latitude and Longitude but not Proximity:
+ * the default the Proximity field shows, so what the form shows is what is sent.
+ */
+export const DEFAULT_PROXIMITY_MILES = 25;
+
+/**
+ * Spec 4.5: proximity is required when lat and lng are used, so a point without one is sent with
+ * the field's default; a point needs both coordinates, and a radius needs a point.
+ */
 function requireCompleteLocation(body: EventImpactFilters, filters: IDataObject): void {
 	const label = EVENT_FILTER_LABELS;
 	if (body.lat !== undefined && body.lng === undefined) {
@@ -212,9 +222,7 @@ function requireCompleteLocation(body: EventImpactFilters, filters: IDataObject)
 	if (body.lng !== undefined && body.lat === undefined) {
 		throw new FieldError(label.lat, filters.lat, 'is required when Longitude is given');
 	}
-	if (body.lat !== undefined && body.proximity === undefined) {
-		throw new FieldError(label.proximity, filters.proximity, 'is required when Latitude and Longitude are given');
-	}
+	if (body.lat !== undefined && body.proximity === undefined) body.proximity = DEFAULT_PROXIMITY_MILES;
 	if (body.proximity !== undefined && body.lat === undefined) {
 		throw new FieldError(label.lat, filters.lat, 'and Longitude are required when Proximity is given');
 	}

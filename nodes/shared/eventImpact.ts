@@ -3,18 +3,14 @@ import type { IDataObject } from 'n8n-workflow';
 import type { EventImpactFilters } from './eventFilters';
 import { fetchPages, type Page } from './pager';
 import type { Paging } from './paging';
-import type { RetryPolicy } from './retry';
-import { apiRequest, type TravelPricingContext } from './transport';
+import { apiRequest, type RequestSettings, type TravelPricingContext } from './transport';
 import type { EventImpactResponse, EventRecord } from './types';
 
 export const EVENT_IMPACT_ENDPOINT = '/eventimpact/';
 
 const ALL_EVENTS: EventImpactFilters = { eventStatusCode: 0 };
 
-export interface EventSearch extends Paging {
-	retry?: RetryPolicy;
-	itemIndex?: number;
-}
+export interface EventSearch extends Paging, RequestSettings {}
 
 /**
  * The events that match one set of filters (POST /eventimpact/, spec 4.5), all of them or the
@@ -32,12 +28,15 @@ export async function findEvents(
 	const body = (Object.keys(filters).length > 0 ? filters : ALL_EVENTS) as IDataObject;
 	return await fetchPages(
 		async (pageNumber): Promise<Page<EventRecord>> => {
+			const { retry, limiter, throttleAdvice, itemIndex } = search;
 			const response = await apiRequest.call(context, 'POST', EVENT_IMPACT_ENDPOINT, {
 				qs: { eventsImpactPerPage: perPage, pageNumber },
 				body,
 				idempotent: true,
-				retry: search.retry,
-				itemIndex: search.itemIndex,
+				retry,
+				limiter,
+				throttleAdvice,
+				itemIndex,
 			}) as EventImpactResponse;
 			const events = Array.isArray(response?.events) ? response.events : [];
 			return {
@@ -47,6 +46,6 @@ export async function findEvents(
 				pageSize: response?.pageInfo?.pageSize ?? perPage,
 			};
 		},
-		{ limit: search.limit, concurrency: search.concurrency },
+		{ limit: search.limit, concurrency: search.limiter?.size ?? 1 },
 	);
 }

@@ -12,11 +12,10 @@ export interface Page<T> {
 export interface PagerOptions {
 	/** Stop after this many records; undefined reads every page. */
 	limit?: number;
-	/** Pages in flight at once after the first. */
+	/** Pages asked for at once after the first: the node's Concurrency, which its request limiter
+	 * also holds across items, so no more are queued than can be sent. */
 	concurrency: number;
 }
-
-export const DEFAULT_PAGE_CONCURRENCY = 5;
 
 /**
  * Reads page 1 to learn the total, then fetches only the pages still needed, several at once,

@@ -1,14 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { parsePositiveInteger } from './integerFields';
-import { DEFAULT_PAGE_CONCURRENCY } from './pager';
+import { concurrencyOption, numberOption, retryOptionFields, throttleAdvice } from './properties';
 
 /** What the user asked of a paged listing (events, airports). */
 export interface Paging {
 	/** Undefined when Return All is on. */
 	limit?: number;
 	pageSize: number;
-	concurrency: number;
 }
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -36,43 +35,28 @@ export function returnAllFields(noun: string): INodeProperties[] {
 	];
 }
 
-/** Page Size and Concurrency, for the node's Options collection (next to the retry options). */
-export const pagingOptionFields: INodeProperties[] = [
-	{
-		displayName: 'Concurrency',
-		name: 'concurrency',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 20 },
-		default: DEFAULT_PAGE_CONCURRENCY,
-		description:
-			'How many input items to search for at once, and how many pages of each search to request at once after the first page has told how many there are. Lower it if the service answers 429 (too many requests).',
-	},
-	{
-		displayName: 'Page Size',
-		name: 'pageSize',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_PAGE_SIZE,
-		description:
-			'How many records to ask for per request. The service may send fewer per page; paging follows what it sends.',
-	},
-];
+/** Page Size, for the node's Options collection (next to Concurrency and the retry options). */
+export const pageSizeOption: INodeProperties = {
+	displayName: 'Page Size',
+	name: 'pageSize',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: DEFAULT_PAGE_SIZE,
+	description:
+		'How many records to ask for per request. The service may send fewer per page; paging follows what it sends.',
+};
 
-/** Reads Return All, Limit and the paging options of one item, each checked. */
+/** The Options collection of a paged listing (events, airports), in name order. */
+export const listingOptionFields: INodeProperties[] = [concurrencyOption, pageSizeOption, ...retryOptionFields].sort(
+	(a, b) => a.displayName.localeCompare(b.displayName),
+);
+
+export const LISTING_THROTTLE_ADVICE = throttleAdvice(listingOptionFields);
+
+/** Reads Return All, Limit and Page Size of one item, each checked. */
 export function pagingFrom(returnAll: unknown, limit: unknown, options: IDataObject): Paging {
 	return {
 		limit: returnAll === true ? undefined : parsePositiveInteger('Limit', limit),
-		pageSize: parsePositiveInteger('Page Size', options.pageSize ?? DEFAULT_PAGE_SIZE),
-		concurrency: parsePositiveInteger('Concurrency', options.concurrency ?? DEFAULT_PAGE_CONCURRENCY),
+		pageSize: numberOption(options, pageSizeOption),
 	};
-}
-
-/**
- * How many items' searches run at once: the Concurrency option of the first item, since the
- * items share one pool of requests. An unreadable value falls back to the default here and is
- * reported by that item's own pagingFrom.
- */
-export function itemConcurrency(context: IExecuteFunctions): number {
-	const value = Number(context.getNodeParameter('options.concurrency', 0, DEFAULT_PAGE_CONCURRENCY));
-	return Number.isInteger(value) && value > 0 ? value : DEFAULT_PAGE_CONCURRENCY;
 }

@@ -92,11 +92,13 @@ function currencySet(value: unknown): Set<string> | undefined {
 	return currencies;
 }
 
+/** A bound the user added but left empty is no bound: it starts empty, and must not drop every record. */
 function optionalRate(field: string, value: unknown): number | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const rate = typeof value === 'string' ? Number(value.trim()) : value;
-	if (typeof rate !== 'number' || !Number.isFinite(rate)) {
-		throw new FieldError(field, value, 'must be a number');
+	const text = typeof value === 'string' ? value.trim() : value;
+	if (text === undefined || text === null || text === '') return undefined;
+	const rate = typeof text === 'string' ? Number(text) : text;
+	if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
+		throw new FieldError(field, value, 'must be an amount of 0 or more, for example 250');
 	}
 	return rate;
 }

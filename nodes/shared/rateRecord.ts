@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** A part 6 record's own fields sit at most two levels deep; extra fields get some room more. */
 export const MAX_RECORD_DEPTH = 16;
 
@@ -7,107 +5,162 @@ export const MAX_RECORD_DEPTH = 16;
 // them, so copying skips them and no later merge of the item can pollute a prototype.
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-const integer = z.number().int().safe();
-const decimal = z.number().finite();
-const text = z.string();
-
 // ISO 8601 as the spec names it: a date, optionally a time and an offset.
 const ISO_TIMESTAMP =
 	/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 // dtCollected is "an ISO 8601 UTC timestamp": a time is required, and its offset, if any, is zero.
 const ISO_UTC_TIMESTAMP =
 	/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]00:?00)?$/;
+const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 
-const timestamp = text.regex(ISO_TIMESTAMP, 'must be an ISO 8601 timestamp such as 2025-03-01T00:00:00Z');
-const utcTimestamp = text.regex(
-	ISO_UTC_TIMESTAMP,
-	'must be an ISO 8601 UTC timestamp such as 2025-03-01T06:30:00Z',
-);
+/** The types a field of spec part 6 can have; the text ones with a format carry its wording. */
+type FieldType = 'integer' | 'decimal' | 'text' | 'boolean' | 'timestamp' | 'utcTimestamp' | 'currency';
+interface FieldTable {
+	[field: string]: FieldType | FieldTable;
+}
 
 /**
- * Spec part 6, field by field with its type. Every field is required: a delivery that lacks one
- * is answered 400, unless the user lets invalid records through (then it is marked). The schema
- * only judges: the item is the record's own copy, so unknown fields the service adds (the sandbox
- * adds `recordId`) are kept, and zod need not build an output of its own. Compiled once, when the
- * module loads.
+ * Spec part 6, field by field with its type; a nested table is a nested object. Every field is
+ * required: a delivery that lacks one is answered 400, unless the user lets invalid records
+ * through (then it is marked). The check only judges: the item is the record itself, so unknown
+ * fields the service adds (the sandbox adds `recordId`) are kept.
  */
-export const rateRecordSchema = z
-	.object({
-		shopId: integer,
-		dtCollected: utcTimestamp,
-		websiteCode: integer,
-		checkIn: timestamp,
-		checkOut: timestamp,
-		los: integer,
-		pos: integer,
-		guests: integer,
-		hotelId: integer,
-		hotelCode: integer,
-		hotelName: text,
-		sourceUrl: text,
-		address: text,
-		city: text,
-		state: text,
-		country: text,
-		latitude: text,
-		longitude: text,
-		currency: text.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code such as EUR'),
-		isLAR: z.boolean(),
-		propertyType: text,
-		roomType: text,
-		roomDescription: text,
-		roomAmenities: text,
-		mapLink: text,
-		roomAvailable: text,
-		roomLeft: text,
-		reviewRating: decimal,
-		reviewsCount: integer,
-		taxAmount: decimal,
-		taxType: text,
-		taxStatus: integer,
-		mealPlan: text,
-		ratePlan: text,
-		locationRating: decimal,
-		promo: text,
-		ratingText: text,
-		onsiteRate: decimal,
-		netRate: decimal,
-		discount: decimal,
-		occupancy: integer,
-		paymentType: text,
-		rankingListingCount: integer,
-		navigationPage: integer,
-		newArrival: text,
-		distanceHotel: decimal,
-		otherInformation: text,
-		statusCode: integer,
-		otherRatings: z.object({ htlRating: decimal, aptRating: decimal, dotsRating: decimal }),
-		ratingFlags: z.object({ preferredPartner: z.boolean(), preferredPlus: z.boolean() }),
+const RATE_RECORD_FIELDS: FieldTable = {
+	shopId: 'integer',
+	dtCollected: 'utcTimestamp',
+	websiteCode: 'integer',
+	checkIn: 'timestamp',
+	checkOut: 'timestamp',
+	los: 'integer',
+	pos: 'integer',
+	guests: 'integer',
+	hotelId: 'integer',
+	hotelCode: 'integer',
+	hotelName: 'text',
+	sourceUrl: 'text',
+	address: 'text',
+	city: 'text',
+	state: 'text',
+	country: 'text',
+	latitude: 'text',
+	longitude: 'text',
+	currency: 'currency',
+	isLAR: 'boolean',
+	propertyType: 'text',
+	roomType: 'text',
+	roomDescription: 'text',
+	roomAmenities: 'text',
+	mapLink: 'text',
+	roomAvailable: 'text',
+	roomLeft: 'text',
+	reviewRating: 'decimal',
+	reviewsCount: 'integer',
+	taxAmount: 'decimal',
+	taxType: 'text',
+	taxStatus: 'integer',
+	mealPlan: 'text',
+	ratePlan: 'text',
+	locationRating: 'decimal',
+	promo: 'text',
+	ratingText: 'text',
+	onsiteRate: 'decimal',
+	netRate: 'decimal',
+	discount: 'decimal',
+	occupancy: 'integer',
+	paymentType: 'text',
+	rankingListingCount: 'integer',
+	navigationPage: 'integer',
+	newArrival: 'text',
+	distanceHotel: 'decimal',
+	otherInformation: 'text',
+	statusCode: 'integer',
+	otherRatings: { htlRating: 'decimal', aptRating: 'decimal', dotsRating: 'decimal' },
+	ratingFlags: { preferredPartner: 'boolean', preferredPlus: 'boolean' },
+};
+
+/** What is wrong with one present value of a field, or undefined when nothing is. */
+type ValueCheck = (value: unknown) => string | undefined;
+
+/** The JSON type of a value, as a problem names what it got. */
+function receivedType(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'array';
+	return typeof value;
+}
+
+const wrongType = (expected: string, value: unknown): string => `must be ${expected}, got ${receivedType(value)}`;
+
+function textMatching(format: RegExp, reason: string): ValueCheck {
+	return (value) => {
+		if (typeof value !== 'string') return wrongType('a string', value);
+		return format.test(value) ? undefined : reason;
+	};
+}
+
+const VALUE_CHECKS: Record<FieldType, ValueCheck> = {
+	integer: (value) => {
+		if (typeof value !== 'number') return wrongType('a number', value);
+		if (Number.isSafeInteger(value)) return undefined;
+		// A fraction is the common mistake; a huge or infinite value cannot be held exactly.
+		if (Number.isFinite(value) && !Number.isInteger(value)) return 'must be a whole number, got float';
+		return 'must be a whole number between -9007199254740991 and 9007199254740991';
+	},
+	decimal: (value) => {
+		if (typeof value !== 'number') return wrongType('a number', value);
+		return Number.isFinite(value) ? undefined : 'must be a finite number';
+	},
+	text: (value) => (typeof value === 'string' ? undefined : wrongType('a string', value)),
+	boolean: (value) => (typeof value === 'boolean' ? undefined : wrongType('a boolean', value)),
+	timestamp: textMatching(ISO_TIMESTAMP, 'must be an ISO 8601 timestamp such as 2025-03-01T00:00:00Z'),
+	utcTimestamp: textMatching(ISO_UTC_TIMESTAMP, 'must be an ISO 8601 UTC timestamp such as 2025-03-01T06:30:00Z'),
+	currency: textMatching(CURRENCY_CODE, 'must be a three-letter currency code such as EUR'),
+};
+
+/** Adds the problems of one object against a field table to `problems`, each named by its path. */
+type RecordCheck = (object: Record<string, unknown>, problems: string[]) => void;
+
+/**
+ * Compiles a field table once, when the module loads, into one check per field in table order,
+ * so checking a record is a walk over a fixed list with no allocation unless something is wrong.
+ */
+function compileFieldTable(table: FieldTable, prefix = ''): RecordCheck {
+	const checks = Object.entries(table).map(([name, type]): RecordCheck => {
+		const path = `${prefix}${name}`;
+		if (typeof type === 'string') {
+			const check = VALUE_CHECKS[type];
+			return (object, problems) => {
+				const value = object[name];
+				if (value === undefined) {
+					problems.push(`${path} is missing`);
+					return;
+				}
+				const problem = check(value);
+				if (problem !== undefined) problems.push(`${path} ${problem}`);
+			};
+		}
+		const checkNested = compileFieldTable(type, `${path}.`);
+		return (object, problems) => {
+			const value = object[name];
+			if (value === undefined) problems.push(`${path} is missing`);
+			else if (!isJsonObject(value)) problems.push(`${path} ${wrongType('an object', value)}`);
+			else checkNested(value, problems);
+		};
 	});
+	return (object, problems) => {
+		for (const check of checks) check(object, problems);
+	};
+}
+
+const checkRateRecord = compileFieldTable(RATE_RECORD_FIELDS);
 
 /** How many problems of one record a reason lists before it says "and n more". */
 const MAX_LISTED_ISSUES = 5;
 
-function describeIssue(issue: z.ZodIssue): string {
-	const field = issue.path.join('.') || 'record';
-	if (issue.code === 'invalid_type' && issue.received === 'undefined') return `${field} is missing`;
-	if (issue.code === 'invalid_type') return `${field} must be ${article(issue.expected)}, got ${issue.received}`;
-	if (issue.code === 'too_big' || issue.code === 'too_small') {
-		return `${field} must be a whole number between -9007199254740991 and 9007199254740991`;
-	}
-	if (issue.code === 'not_finite') return `${field} must be a finite number`;
-	return `${field} ${issue.message.replace(/^Expected/, 'must be')}`;
-}
-
-function article(type: string): string {
-	if (type === 'integer') return 'a whole number';
-	return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
 /** The problems of one record against spec part 6, in words a workflow builder can act on. */
 export function rateRecordProblems(record: Record<string, unknown>): string[] {
-	const result = rateRecordSchema.safeParse(record);
-	return result.success ? [] : result.error.issues.map(describeIssue);
+	const problems: string[] = [];
+	checkRateRecord(record, problems);
+	return problems;
 }
 
 /** Problems listed in a 400 answer: the first few, then a count of the rest. */
@@ -124,6 +177,31 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 const TOO_DEEP = Symbol('nested too deeply');
+
+/** What a look over a parsed value found: nothing to change, something a copy must change, or too much depth. */
+type JsonShape = 'clean' | 'needsCopy' | typeof TOO_DEEP;
+
+/**
+ * Looks at a parsed JSON value without copying it, since most deliveries hold nothing to leave
+ * out: their records are taken as they are. A prototype key or an object that is not plain JSON
+ * calls for the copy, which leaves them out and checks the depth of what it keeps. Recursion stops
+ * at MAX_RECORD_DEPTH, like the copy's.
+ */
+function jsonShape(value: unknown, depth: number): JsonShape {
+	if (value === null || typeof value !== 'object') return 'clean';
+	if (depth >= MAX_RECORD_DEPTH) return TOO_DEEP;
+	if (Array.isArray(value)) return shapeOfAll(value, depth);
+	if (!isJsonObject(value) || Object.keys(value).some((key) => PROTOTYPE_KEYS.has(key))) return 'needsCopy';
+	return shapeOfAll(Object.values(value), depth);
+}
+
+function shapeOfAll(fields: unknown[], depth: number): JsonShape {
+	for (const field of fields) {
+		const shape = jsonShape(field, depth + 1);
+		if (shape !== 'clean') return shape;
+	}
+	return 'clean';
+}
 
 function copyJsonValue(value: unknown, depth: number): unknown {
 	if (value === null || typeof value !== 'object') return value;
@@ -166,14 +244,14 @@ const NOT_JSON = Symbol('not JSON');
 
 /**
  * The delivery body as a list of candidate records. n8n has usually parsed JSON already; a body
- * it left as text or bytes (text/plain, no content type) is parsed here. One record or an array
- * of records is accepted; empty, non-JSON and scalar bodies are refused, and so is a record
- * nested deeper than MAX_RECORD_DEPTH.
+ * it left as text or bytes (text/plain, no content type) is parsed here, once. One record or an
+ * array of records is accepted; empty, non-JSON and scalar bodies are refused (a JSON string too,
+ * whatever it holds), and so is a record nested deeper than MAX_RECORD_DEPTH.
  */
 export function readDeliveryContent(body: unknown, rawBody?: unknown): DeliveryContent {
 	const source = isEmpty(body) && rawBody !== undefined ? rawBody : body;
 	if (isEmpty(source) || isBlankText(source)) return { rejection: 'The delivery is empty' };
-	const parsed = parseJsonText(source);
+	const parsed = isParsedJsonString(source, rawBody) ? source : parseJsonText(source);
 	if (parsed === NOT_JSON) return { rejection: 'The delivery is not valid JSON' };
 
 	const candidates: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
@@ -188,7 +266,8 @@ export function readDeliveryContent(body: unknown, rawBody?: unknown): DeliveryC
 	for (const [index, candidate] of candidates.entries()) {
 		const name = Array.isArray(parsed) ? `Record ${index} of the delivery` : 'The record';
 		if (!isJsonObject(candidate)) return { rejection: `${name} is not an object but ${jsonTypeOf(candidate)}` };
-		const record = copyJsonObject(candidate);
+		const shape = jsonShape(candidate, 0);
+		const record = shape === 'clean' ? candidate : shape === TOO_DEEP ? undefined : copyJsonObject(candidate);
 		if (!record) return { rejection: `${name} is nested deeper than ${MAX_RECORD_DEPTH} levels` };
 		records.push(record);
 	}
@@ -203,6 +282,17 @@ function isEmpty(body: unknown): boolean {
 		(Buffer.isBuffer(body) && body.length === 0) ||
 		(isJsonObject(body) && Object.keys(body).length === 0)
 	);
+}
+
+/**
+ * Whether a text body is a JSON string n8n has already parsed (an application/json body such as
+ * `"[]"`), rather than text n8n left unparsed. Parsed, its value differs from the raw bytes, as it
+ * lost its quotes; unparsed, it is the raw text itself.
+ */
+function isParsedJsonString(body: unknown, rawBody: unknown): boolean {
+	if (typeof body !== 'string' || rawBody === undefined || rawBody === null) return false;
+	const rawText = Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody);
+	return rawText !== body;
 }
 
 function isBlankText(body: unknown): boolean {

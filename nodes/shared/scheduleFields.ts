@@ -1,6 +1,6 @@
-import { DateTime } from 'luxon';
-
+import { optionalCalendarDay, parseCalendarDay } from './calendarDay';
 import { FieldError } from './errors';
+import { parsePositiveInteger } from './integerFields';
 import type { ScheduleFields } from './types';
 
 /**
@@ -255,8 +255,9 @@ export function parseSecond(value: unknown): string {
 
 const INT32_MAX = 2_147_483_647;
 
+/** Read like every ID the nodes take (Shop ID, Demand ID, Event ID): a whole number, 1 or more. */
 export function parseRateShopId(value: unknown): number {
-	return wholeNumber(value, L.rateShopId, 1, Number.MAX_SAFE_INTEGER, 'a positive whole number');
+	return parsePositiveInteger(L.rateShopId, value);
 }
 
 export const DEFAULT_NEXT_RUNS = 5;
@@ -267,9 +268,11 @@ export function parseNextRunsToShow(value: unknown): number {
 	return wholeNumber(value, 'Next Runs to Show', 1, 100, 'a whole number from 1 to 100');
 }
 
-/** The path parameter is an int32 (spec 4.3). */
+/** An ID like the others, and the path parameter is an int32 (spec 4.3). */
 export function parseScheduleId(value: unknown): number {
-	return wholeNumber(value, L.scheduleId, 1, INT32_MAX, `a whole number from 1 to ${INT32_MAX}`);
+	const scheduleId = parsePositiveInteger(L.scheduleId, value);
+	if (scheduleId > INT32_MAX) throw new FieldError(L.scheduleId, value, `must be at most ${INT32_MAX}`);
+	return scheduleId;
 }
 
 export function parseScheduleName(value: unknown): string {
@@ -285,47 +288,6 @@ export function parseStatus(value: unknown): 0 | 1 {
 	if (text === '1' || text === 'active') return 1;
 	if (text === '0' || text === 'inactive') return 0;
 	throw new FieldError(L.status, value, 'must be Active (1) or Inactive (0)');
-}
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/**
- * A date as the spec sends it, `YYYY-MM-DD`. The date picker gives `2025-03-01T00:00:00` and an
- * expression may give a Date or a Luxon DateTime ({{ $now }}): those are read in the workflow's
- * timezone, so "today" means today where the workflow runs. Returns undefined when empty.
- */
-export function parseScheduleDate(value: unknown, field: string, zone: string): string | undefined {
-	if (value === undefined || value === null) return undefined;
-	if (value instanceof Date) return checkedDate(DateTime.fromJSDate(value, { zone }), field, value);
-	if (DateTime.isDateTime(value)) return checkedDate(value.setZone(zone), field, value);
-	if (typeof value !== 'string') throw new FieldError(field, value, 'must be a date in the form YYYY-MM-DD');
-
-	const text = value.trim();
-	if (text === '') return undefined;
-	const plain = ISO_DATE.exec(text);
-	if (plain) {
-		const [year, month, day] = plain.slice(1).map(Number);
-		const date = DateTime.fromObject({ year, month, day }, { zone: 'utc' });
-		if (!date.isValid) {
-			const monthStart = DateTime.fromObject({ year, month: Math.min(Math.max(month, 1), 12) }, { zone: 'utc' });
-			const reason =
-				month < 1 || month > 12
-					? `month ${month} does not exist`
-					: `${MONTH_NAMES[month - 1]} ${year} has ${monthStart.daysInMonth} days`;
-			throw new FieldError(field, value, `this date does not exist: ${reason}`);
-		}
-		return text;
-	}
-	if (/^\d{4}-\d{2}-\d{2}[T ]/.test(text)) {
-		return checkedDate(DateTime.fromISO(text.replace(' ', 'T'), { zone }), field, value);
-	}
-	throw new FieldError(field, value, 'must be a date in the form YYYY-MM-DD');
-}
-
-function checkedDate(date: DateTime, field: string, value: unknown): string {
-	const iso = date.isValid ? date.toISODate() : null;
-	if (iso === null) throw new FieldError(field, value, 'must be a date in the form YYYY-MM-DD that exists');
-	return iso;
 }
 
 /** The node's parameters for one item, as n8n returned them. */
@@ -360,9 +322,8 @@ export function scheduleFieldsFrom(input: ScheduleInput, zone: string): Schedule
 	const minute = parseMinute(input.minute);
 	const seconds = parseSecond(input.second);
 	const status = parseStatus(input.status);
-	const startdate = parseScheduleDate(input.startDate, L.startDate, zone);
-	if (startdate === undefined) throw new FieldError(L.startDate, input.startDate, 'required');
-	const enddate = parseScheduleDate(input.endDate, L.endDate, zone);
+	const startdate = parseCalendarDay(L.startDate, input.startDate, zone);
+	const enddate = optionalCalendarDay(L.endDate, input.endDate, zone);
 	if (enddate !== undefined && enddate < startdate) {
 		throw new FieldError(L.endDate, input.endDate, `is before the Start Date ${startdate}`);
 	}

@@ -13,13 +13,21 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
+import type { RequestLimiter } from './concurrency';
 import {
+	ACCESS_TOKEN_CREDENTIAL,
+	ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME,
+	AIRPORTS_CREDENTIAL,
+	AIRPORTS_CREDENTIAL_DISPLAY_NAME,
+} from './credentialNames';
+import {
+	BROKEN_CONNECTION_CODES,
 	DEFAULT_RETRY_POLICY,
-	RETRYABLE_NETWORK_CODES,
 	RETRYABLE_STATUSES,
 	RETRYABLE_STATUSES_IDEMPOTENT,
 	nextRetryDelay,
 	parseRetryAfter,
+	retriesNetworkFailure,
 	type RetryPolicy,
 } from './retry';
 
@@ -29,21 +37,29 @@ export type TravelPricingContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
-export const ACCESS_TOKEN_CREDENTIAL = 'travelPricingApi';
-export const AIRPORTS_CREDENTIAL = 'travelPricingAirportsApi';
+// The Rate Record Trigger still reads the credential names from here.
+export { ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL };
 
 const AIRPORTS_PATH = '/api/v1/references/airports';
 
-export interface ApiRequestOptions {
+/** How a node's requests are sent: shared by every request of one item (or one execution). */
+export interface RequestSettings {
+	retry?: RetryPolicy;
+	/** The node execution's Concurrency: each send takes one of its slots. */
+	limiter?: RequestLimiter;
+	/** What a 429 that outlasts the retries tells the user to change (see throttleAdvice). */
+	throttleAdvice?: string;
+	itemIndex?: number;
+}
+
+export interface ApiRequestOptions extends RequestSettings {
 	body?: IDataObject | IDataObject[];
 	qs?: IDataObject;
-	retry?: RetryPolicy;
 	/** True where sending twice does what sending once does (lookups, searches, a PUT that
 	 * replaces a whole configuration): a 500 is then retried too (see retry.ts). */
 	idempotent?: boolean;
 	/** What 403 and 404 name, for example "shop 42". */
 	resource?: string;
-	itemIndex?: number;
 }
 
 interface FullResponse {
@@ -63,8 +79,10 @@ export function joinUrl(baseUrl: string, endpoint: string): string {
 
 /**
  * The one function that talks to the service: picks the credential by endpoint, retries
- * throttling and passing failures within the policy, and turns every failure into a NodeApiError
- * a user can act on. The credential itself puts the secret on the wire, so none passes through here.
+ * throttling and passing failures within the policy (retry.ts), and turns every failure into a
+ * NodeApiError a user can act on. A request that is not idempotent is sent again only when it
+ * certainly never reached the service. The credential itself puts the secret on the wire, so none
+ * passes through here.
  */
 export async function apiRequest<T = unknown>(
 	this: TravelPricingContext,
@@ -88,31 +106,36 @@ export async function apiRequest<T = unknown>(
 	const retryable = options.idempotent ? RETRYABLE_STATUSES_IDEMPOTENT : RETRYABLE_STATUSES;
 	const abortSignal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 
+	const send = async () =>
+		(await this.helpers.httpRequestWithAuthentication.call(this, credentialType, request)) as FullResponse;
+	const idempotent = options.idempotent === true;
+
 	let waitedMs = 0;
+	let unguidedFailures = 0;
 	for (let attempt = 1; ; attempt++) {
 		let response: FullResponse | undefined;
 		let networkCode: string | undefined;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				credentialType,
-				request,
-			)) as FullResponse;
+			response = await (options.limiter ? options.limiter.run(send) : send());
 		} catch (error) {
 			if (error instanceof NodeOperationError) {
 				throw new NodeOperationError(this.getNode(), error, { itemIndex: options.itemIndex });
 			}
 			networkCode = findNetworkCode(error);
-			if (networkCode === undefined || !RETRYABLE_NETWORK_CODES.has(networkCode)) {
-				throw networkError(this.getNode(), networkCode, options.itemIndex);
+			if (!retriesNetworkFailure(networkCode, idempotent)) {
+				if (networkCode !== undefined && BROKEN_CONNECTION_CODES.has(networkCode) && !idempotent) {
+					throw mayHaveArrivedError(this.getNode(), method, endpoint, networkCode, options.itemIndex);
+				}
+				throw networkError(this.getNode(), networkCode, options.itemIndex, attempt, waitedMs);
 			}
 		}
 
 		if (response && response.statusCode < 300) return response.body as T;
 		const status = response?.statusCode;
 		const retryAfterMs = response ? parseRetryAfter(response.headers['retry-after']) : undefined;
+		if (retryAfterMs === undefined) unguidedFailures++;
 		const canRetry = status === undefined || retryable.has(status);
-		const delay = canRetry ? nextRetryDelay(policy, attempt, waitedMs, retryAfterMs) : undefined;
+		const delay = canRetry ? nextRetryDelay(policy, { unguidedFailures, waitedMs }, retryAfterMs) : undefined;
 		if (delay === undefined) {
 			if (response === undefined) {
 				throw networkError(this.getNode(), networkCode, options.itemIndex, attempt, waitedMs);
@@ -173,7 +196,7 @@ function statusError(
 	const reason = serviceReason(response.body);
 	const resource = options.resource ?? 'the requested resource';
 	const credentialName =
-		credentialType === AIRPORTS_CREDENTIAL ? 'Travel Pricing Airports API' : 'Travel Pricing API';
+		credentialType === AIRPORTS_CREDENTIAL ? AIRPORTS_CREDENTIAL_DISPLAY_NAME : ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME;
 	const tries = `${attempts} ${attempts === 1 ? 'attempt' : 'attempts'} over ${(waitedMs / 1000).toFixed(1)} s`;
 
 	let message: string;
@@ -197,8 +220,7 @@ function statusError(
 			break;
 		case 429:
 			message = `The service kept answering 429 Too Many Requests (${tries})`;
-			description =
-				'The service is rate-limiting this account. Lower the batch size or concurrency, or raise "Max Retry Wait" in the node options.';
+			description = options.throttleAdvice ?? 'The service is rate-limiting this account. Wait a while before trying again.';
 			break;
 		default:
 			message = `The service failed with HTTP ${status}${reason ? `: ${reason}` : ''}`;
@@ -227,6 +249,25 @@ function networkError(
 	return new NodeApiError(node, { networkError: code ?? 'unknown' } as JsonObject, {
 		message: `Could not reach the service (${code ?? 'network error'})`,
 		description: `${tries}Check the Base URL in the credential and that the service is reachable from n8n.`,
+		itemIndex,
+	});
+}
+
+/**
+ * A request that changes something (creates a schedule, registers a webhook) lost its connection
+ * after it was sent. The service may have acted on it, so it is not sent again: the user checks.
+ */
+function mayHaveArrivedError(
+	node: INode,
+	method: string,
+	endpoint: string,
+	code: string,
+	itemIndex: number | undefined,
+): NodeApiError {
+	return new NodeApiError(node, { networkError: code } as JsonObject, {
+		// No socket code in the message: n8n would swap it for its own, which advises retrying.
+		message: `The connection broke after ${method} ${endpoint} was sent: the request may have reached the service`,
+		description: `The connection was lost (${code}) before the answer came. The node did not send the request again, so it cannot be done twice. Check in the service whether it took effect (for example, whether the schedule now exists) before running this item again.`,
 		itemIndex,
 	});
 }

@@ -144,10 +144,10 @@ describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 		test('posts one alert for each rate of the competitor at or below the threshold, and none for the other rates', async () => {
 			const filters = nodeOf(readExample(RATE_ALERT.file), 'Competitor rate below threshold').parameters.filters as {
 				hotelCodes: string;
-				maxOnsiteRate: number;
+				maxOnsiteRate: string;
 			};
 			const competitor = Number(filters.hotelCodes);
-			const threshold = filters.maxOnsiteRate;
+			const threshold = Number(filters.maxOnsiteRate);
 			const executionsBefore = await env.n8n.countExecutions(RATE_ALERT.id);
 
 			const run = await env.sandbox.runShop({ shopId: SHOP_ID, records: 120, perDelivery: 4, concurrency: 4 });

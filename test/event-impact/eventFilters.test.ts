@@ -1,5 +1,6 @@
 import { FieldError } from '../../nodes/shared/errors';
 import {
+	DEFAULT_PROXIMITY_MILES,
 	eventImpactFilters,
 	parseAttendeeFilter,
 	parseCodeList,
@@ -80,7 +81,7 @@ describe('each filter goes out in the type the spec gives it', () => {
 				horizon: 7,
 				impactEventType: 'High Impact',
 				eventStatusCode: 1,
-			}),
+			}, 'UTC'),
 		).toEqual({
 			eventId: 3100007,
 			eventName: 'Marathon',
@@ -105,15 +106,16 @@ describe('each filter goes out in the type the spec gives it', () => {
 	});
 
 	it('sends nothing for filters that were not added', () => {
-		expect(eventImpactFilters({})).toEqual({});
+		expect(eventImpactFilters({}, 'UTC')).toEqual({});
 	});
 
-	it('keeps the day of a date and time as written, whatever its offset', () => {
-		expect(eventImpactFilters({ startDate: '2026-03-01T23:30:00-05:00' }).startDate).toBe('2026-03-01');
+	it('reads Start Date in the workflow\'s timezone: an instant counts on its day there', () => {
+		expect(eventImpactFilters({ startDate: '2026-03-01T23:30:00-05:00' }, 'UTC').startDate).toBe('2026-03-02');
+		expect(eventImpactFilters({ startDate: '2026-03-01T23:30:00-05:00' }, 'America/New_York').startDate).toBe('2026-03-01');
 	});
 
 	it('sends All Events as status code 0', () => {
-		expect(eventImpactFilters({ eventStatusCode: 0 })).toEqual({ eventStatusCode: 0 });
+		expect(eventImpactFilters({ eventStatusCode: 0 }, 'UTC')).toEqual({ eventStatusCode: 0 });
 	});
 });
 
@@ -132,27 +134,30 @@ describe('bad filter values are refused with the field and the value named', () 
 		[{ eventStatusCode: 6 }, 'Event Status "6"'],
 		[{ city: '  ' }, 'City "  "'],
 	])('%p', (filters, named) => {
-		expect(() => eventImpactFilters(filters)).toThrow(FieldError);
-		expect(() => eventImpactFilters(filters)).toThrow(named);
+		expect(() => eventImpactFilters(filters, 'UTC')).toThrow(FieldError);
+		expect(() => eventImpactFilters(filters, 'UTC')).toThrow(named);
 	});
 });
 
-describe('a search area needs latitude, longitude and proximity together (spec 4.5)', () => {
-	it('asks for Proximity when coordinates are given without it', () => {
-		expect(() => eventImpactFilters({ lat: '40.7', lng: '-74' })).toThrow(
-			'Proximity (Miles) (empty): is required when Latitude and Longitude are given',
-		);
+describe('a search area is a point and a radius (spec 4.5: proximity is required with lat and lng)', () => {
+	it('sends the documented 25 miles when Latitude and Longitude come without Proximity', () => {
+		expect(DEFAULT_PROXIMITY_MILES).toBe(25);
+		expect(eventImpactFilters({ lat: '40.7', lng: '-74' }, 'UTC')).toEqual({ lat: '40.7', lng: '-74', proximity: 25 });
+	});
+
+	it('sends the Proximity the user gave', () => {
+		expect(eventImpactFilters({ lat: '40.7', lng: '-74', proximity: 3 }, 'UTC').proximity).toBe(3);
 	});
 
 	it('asks for Longitude when only Latitude is given', () => {
-		expect(() => eventImpactFilters({ lat: '40.7', proximity: 10 })).toThrow(/^Longitude .*is required when Latitude is given/);
+		expect(() => eventImpactFilters({ lat: '40.7', proximity: 10 }, 'UTC')).toThrow(/^Longitude .*is required when Latitude is given/);
 	});
 
 	it('asks for Latitude when only Longitude is given', () => {
-		expect(() => eventImpactFilters({ lng: '-74', proximity: 10 })).toThrow(/^Latitude .*is required when Longitude is given/);
+		expect(() => eventImpactFilters({ lng: '-74', proximity: 10 }, 'UTC')).toThrow(/^Latitude .*is required when Longitude is given/);
 	});
 
 	it('asks for coordinates when Proximity is given alone', () => {
-		expect(() => eventImpactFilters({ proximity: 10 })).toThrow(/^Latitude .*required when Proximity is given/);
+		expect(() => eventImpactFilters({ proximity: 10 }, 'UTC')).toThrow(/^Latitude .*required when Proximity is given/);
 	});
 });

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runNode, useSandbox } from '../harness';
@@ -12,13 +13,14 @@ beforeEach(() => {
 	sandbox.clearRequests();
 });
 
-async function findEvents(parameters: IDataObject, items: IDataObject[] = [{}], continueOnFail = false) {
+async function findEvents(parameters: IDataObject, items: IDataObject[] = [{}], continueOnFail = false, timezone?: string) {
 	return await runNode({
 		nodeType: 'travelPricingEventImpact',
 		parameters: { returnAll: true, ...parameters, options: { pageSize: 500, ...(parameters.options as IDataObject) } },
 		items,
 		credentials: credentialsFor(sandbox),
 		continueOnFail,
+		timezone,
 	});
 }
 
@@ -170,6 +172,40 @@ describe('each filter reaches the service in the spec\'s form and filters for re
 	});
 });
 
+describe('Start Date is a day in the workflow\'s timezone, as in every node', () => {
+	// The same rule in every node, with timezones far from UTC: test/foundation/workflowTimezone.engine.test.ts.
+	it('reads {{ $now }} as today where the workflow runs', async () => {
+		const timezone = 'Pacific/Kiritimati';
+		const result = await findEvents({ returnAll: false, limit: 1, filters: { startDate: '={{ $now }}' } }, [{}], false, timezone);
+		expect(result.error).toBeUndefined();
+		const today = DateTime.now().setZone(timezone).toISODate();
+		expect(eventRequests().map((request) => (request.body as IDataObject).startDate)).toEqual([today]);
+	});
+});
+
+describe('Latitude and Longitude without Proximity search the documented 25 miles around the point', () => {
+	it('sends proximity 25 and finds only events within 25 miles', async () => {
+		const seed = sandbox.data.seedEvents[0];
+		const result = await findEvents({ filters: { lat: String(seed.lat), lng: String(seed.lng) } });
+
+		expect(result.error).toBeUndefined();
+		expect(eventRequests()[0].body).toEqual({ lat: String(seed.lat), lng: String(seed.lng), proximity: 25 });
+		const expected = sandbox.data.seedEvents
+			.filter((candidate) => milesBetween(seed.lat, seed.lng, candidate.lat, candidate.lng) <= 25)
+			.map((candidate) => candidate.event.id);
+		expect(expected.length).toBeGreaterThan(0);
+		expect(result.items.map((item) => item.json.id)).toEqual(expected);
+	});
+
+	it('still asks for Latitude and Longitude when only Proximity is given, before any request', async () => {
+		const result = await findEvents({ filters: { proximity: 10 } });
+		expect(result.error?.message).toBe(
+			'Invalid Latitude (empty) in item 0: and Longitude are required when Proximity is given',
+		);
+		expect(eventRequests()).toEqual([]);
+	});
+});
+
 describe('each input item is its own search, and its events are paired with it', () => {
 	it('runs the filters of every item and links each event to the item that found it', async () => {
 		const result = await findEvents({ filters: { city: '={{ $json.city }}', category: '={{ $json.category }}' } }, [
@@ -224,14 +260,6 @@ describe('bad filter values stop the item before any request, naming field, valu
 		expect(result.error?.description).toContain('Nothing was sent to the service for this item');
 		const sent = eventRequests().map((request) => (request.body as IDataObject)[field]);
 		expect(sent).not.toContain(bad);
-	});
-
-	it('asks for Proximity when coordinates come without it, before any request', async () => {
-		const result = await findEvents({ filters: { lat: '40.7', lng: '-74' } });
-		expect(result.error?.message).toBe(
-			'Invalid Proximity (Miles) (empty) in item 0: is required when Latitude and Longitude are given',
-		);
-		expect(eventRequests()).toEqual([]);
 	});
 
 	it('sends nothing at all when the first item is bad', async () => {

@@ -72,6 +72,19 @@ describe('bounded concurrency keeps input order', () => {
 		expect(results).toEqual([0, 1, 2, 3, 4]);
 	});
 
+	it('starts no new task once one has failed, so a failed search sends no further pages', async () => {
+		const started: number[] = [];
+		const run = mapWithConcurrency([0, 1, 2, 3, 4, 5, 6, 7], 2, async (page) => {
+			started.push(page);
+			await new Promise((resolve) => setTimeout(resolve, 10));
+			if (page === 2) throw new Error('page 2 failed');
+			return page;
+		});
+		await expect(run).rejects.toThrow('page 2 failed');
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(started).toEqual([0, 1, 2, 3]);
+	});
+
 	it('handles an empty input', async () => {
 		expect(await mapWithConcurrency([], 4, async () => 1)).toEqual([]);
 	});

@@ -1,4 +1,10 @@
-import { backoffDelay, nextRetryDelay, parseRetryAfter } from '../../nodes/shared/retry';
+import {
+	backoffDelay,
+	MIN_RETRY_AFTER_WAIT_MS,
+	nextRetryDelay,
+	parseRetryAfter,
+	retriesNetworkFailure,
+} from '../../nodes/shared/retry';
 
 describe('Retry-After is honoured in both of its forms', () => {
 	it('reads delta-seconds', () => {
@@ -34,19 +40,64 @@ describe('backoff is exponential with full jitter', () => {
 	});
 });
 
-describe('the retry policy caps attempts and total wait', () => {
+describe('Max Attempts bounds failures the service gives no Retry-After for', () => {
 	const policy = { maxAttempts: 3, maxTotalWaitMs: 5_000 };
 
-	it('prefers the service Retry-After over backoff', () => {
-		expect(nextRetryDelay(policy, 1, 0, 1_500, () => 1)).toBe(1_500);
+	it('backs off while attempts are left', () => {
+		expect(nextRetryDelay(policy, { unguidedFailures: 2, waitedMs: 0 }, undefined, () => 1)).toBe(1_000);
 	});
 
 	it('stops when the attempts are used up', () => {
-		expect(nextRetryDelay(policy, 3, 0, 0)).toBeUndefined();
+		expect(nextRetryDelay(policy, { unguidedFailures: 3, waitedMs: 0 }, undefined)).toBeUndefined();
+	});
+
+	it('stops when the backoff would pass the total cap', () => {
+		expect(nextRetryDelay(policy, { unguidedFailures: 1, waitedMs: 4_800 }, undefined, () => 1)).toBeUndefined();
+	});
+});
+
+describe('a Retry-After is waited out within the time budget, whatever the attempts', () => {
+	const policy = { maxAttempts: 3, maxTotalWaitMs: 5_000 };
+
+	it('waits what the service asked rather than backoff', () => {
+		expect(nextRetryDelay(policy, { unguidedFailures: 0, waitedMs: 0 }, 1_500, () => 1)).toBe(1_500);
+	});
+
+	it('uses up no attempt: it goes on after Max Attempts throttled answers', () => {
+		expect(nextRetryDelay(policy, { unguidedFailures: 3, waitedMs: 0 }, 1_000)).toBe(1_000);
 	});
 
 	it('stops when the next wait would pass the total cap', () => {
-		expect(nextRetryDelay(policy, 1, 4_000, 1_500)).toBeUndefined();
-		expect(nextRetryDelay(policy, 1, 3_500, 1_500)).toBe(1_500);
+		expect(nextRetryDelay(policy, { unguidedFailures: 0, waitedMs: 4_000 }, 1_500)).toBeUndefined();
+		expect(nextRetryDelay(policy, { unguidedFailures: 0, waitedMs: 3_500 }, 1_500)).toBe(1_500);
+	});
+
+	it('spends at least half a second of the budget on "Retry-After: 0", so it cannot go on for ever', () => {
+		expect(nextRetryDelay(policy, { unguidedFailures: 0, waitedMs: 0 }, 0)).toBe(MIN_RETRY_AFTER_WAIT_MS);
+		expect(nextRetryDelay(policy, { unguidedFailures: 0, waitedMs: 5_000 - MIN_RETRY_AFTER_WAIT_MS + 1 }, 0)).toBeUndefined();
+	});
+
+	it('retries nothing after a Retry-After when the budget is 0', () => {
+		expect(nextRetryDelay({ maxAttempts: 5, maxTotalWaitMs: 0 }, { unguidedFailures: 0, waitedMs: 0 }, 0)).toBeUndefined();
+	});
+});
+
+describe('a request that is not idempotent is sent again only if it never reached the service', () => {
+	it.each(['ECONNREFUSED', 'EAI_AGAIN'])('retries %s for any request', (code) => {
+		expect(retriesNetworkFailure(code, false)).toBe(true);
+		expect(retriesNetworkFailure(code, true)).toBe(true);
+	});
+
+	it.each(['ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET'])(
+		'retries %s for a lookup only: the service may have acted on the request',
+		(code) => {
+			expect(retriesNetworkFailure(code, true)).toBe(true);
+			expect(retriesNetworkFailure(code, false)).toBe(false);
+		},
+	);
+
+	it('never retries a host name that does not resolve, nor an unknown failure', () => {
+		expect(retriesNetworkFailure('ENOTFOUND', true)).toBe(false);
+		expect(retriesNetworkFailure(undefined, true)).toBe(false);
 	});
 });

@@ -253,12 +253,13 @@ describe('429 answers are waited out within the retry options', () => {
 		expect(hotelInfoRequests().map((request) => request.status)).toEqual([429, 429, 200]);
 	});
 
-	it('gives up after Max Attempts and says the service kept throttling', async () => {
+	it('gives up once Max Retry Wait is spent and says the service kept throttling', async () => {
+		// Retry-After 0 still costs half a second of Max Retry Wait per retry, and no attempt.
 		sandbox.setFaults({ endpoints: { hotelinfo: { p429: 1, retryAfterSeconds: 0 } } });
-		const result = await hotelInfo({ items: [{ code: FIRST_CODE }], options: { maxAttempts: 2 } });
+		const result = await hotelInfo({ items: [{ code: FIRST_CODE }], options: { maxAttempts: 2, maxRetryWaitSeconds: 1 } });
 
-		expect(result.error?.message).toMatch(/^The service kept answering 429 Too Many Requests \(2 attempts/);
-		expect(hotelInfoRequests()).toHaveLength(2);
+		expect(result.error?.message).toBe('The service kept answering 429 Too Many Requests (3 attempts over 1.0 s)');
+		expect(hotelInfoRequests()).toHaveLength(3);
 	});
 });
 

@@ -16,6 +16,8 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import { ACCESS_TOKEN_CREDENTIAL } from '../../nodes/shared/credentialNames';
+
 export interface ServiceCredentials {
 	baseUrl: string;
 	accessToken: string;
@@ -47,13 +49,13 @@ export const TEST_URL = 'https://n8n.example/webhook-test/5f0c1d2e-hook/rate-rec
 function node(setup: TriggerSetup): INode {
 	return {
 		id: 'node-1',
-		name: 'Travel Pricing Rate Trigger',
+		name: 'Rate Record Trigger',
 		type: 'n8n-nodes-travel-pricing.travelPricingRateTrigger',
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: (setup.parameters ?? {}) as INodeParameters,
 		webhookId: setup.webhookId ?? '5f0c1d2e-hook',
-		credentials: { travelPricingApi: { id: '1', name: 'Travel Pricing API' } },
+		credentials: { [ACCESS_TOKEN_CREDENTIAL]: { id: '1', name: 'Travel Pricing API' } },
 	};
 }
 
@@ -83,7 +85,7 @@ export function hookContext(setup: TriggerSetup): IHookFunctions & { requests: I
 		requests,
 		helpers: {
 			httpRequestWithAuthentication: async (credentialType: string, request: IHttpRequestOptions) => {
-				if (credentialType !== 'travelPricingApi') throw new Error(`unexpected credential ${credentialType}`);
+				if (credentialType !== ACCESS_TOKEN_CREDENTIAL) throw new Error(`unexpected credential ${credentialType}`);
 				requests.push(request);
 				if (!setup.send) return { statusCode: 201, headers: {}, body: { message: 'Webhook created successfully' } };
 				return await setup.send(request, setup.credentials!);
@@ -138,7 +140,7 @@ export function webhookContext(setup: TriggerSetup, delivery: Delivery): IWebhoo
 	return context as unknown as IWebhookFunctions;
 }
 
-/** Sends a request the way httpRequestWithAuthentication would with the travelPricingApi credential. */
+/** Sends a request the way httpRequestWithAuthentication would with the Travel Pricing API credential. */
 export const sendOverHttp: Send = async (request, credentials) => {
 	const url = new URL(request.url);
 	for (const [key, value] of Object.entries(request.qs ?? {})) url.searchParams.set(key, String(value));

@@ -1,6 +1,12 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type IWebhookResponseData } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { TravelPricingRateTrigger } from '../../nodes/RateTrigger/TravelPricingRateTrigger.node';
+import { ACCESS_TOKEN_CREDENTIAL } from '../../nodes/shared/credentialNames';
 import { generatedSecret } from '../../nodes/shared/deliveryAuth';
 import {
 	hookContext,
@@ -31,17 +37,20 @@ async function deliver(
 }
 
 describe('the node is a webhook trigger n8n can register', () => {
-	it('declares one POST webhook answered on receipt at the path rate-records', () => {
+	it('declares one POST webhook answered on receipt at the path rate-records, with the body the node returns', () => {
+		// n8n (2.8 to 2.40) answers with a truthy responseData as it is, and a missing one means the
+		// literal "firstEntryJson"; only a falsy one lets the node's webhookResponse through.
 		expect(trigger.description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'rate-records' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'rate-records' },
 		]);
 		expect(trigger.description.name).toBe('travelPricingRateTrigger');
 		expect(trigger.description.inputs).toEqual([]);
 	});
 
 	it('requires the travelPricingApi credential for automatic registration', () => {
+		expect(ACCESS_TOKEN_CREDENTIAL).toBe('travelPricingApi');
 		expect(trigger.description.credentials).toEqual([
-			{ name: 'travelPricingApi', required: true, displayOptions: { show: { registration: ['automatic'] } } },
+			{ name: ACCESS_TOKEN_CREDENTIAL, required: true, displayOptions: { show: { registration: ['automatic'] } } },
 		]);
 	});
 
@@ -227,6 +236,14 @@ describe('each delivery is answered at once and starts the workflow only for wan
 	it('reads a body n8n did not parse from the raw bytes', async () => {
 		const { result } = await deliver(setup(), { headers: authorized, rawBody: Buffer.from(JSON.stringify(rateRecord())) });
 		expect(result.webhookResponse).toEqual({ received: 1, emitted: 1 });
+	});
+
+	it('answers 400 and starts nothing for a JSON string holding a record, as n8n hands it over parsed', async () => {
+		const text = JSON.stringify(rateRecord());
+		const { result, response } = await deliver(setup(), { headers: authorized, body: text, rawBody: Buffer.from(JSON.stringify(text)) });
+		expect(response.status).toBe(400);
+		expect(response.json()).toMatchObject({ message: 'The delivery must be a rate record or an array of rate records, not a string' });
+		expect(result).toEqual({ noWebhookResponse: true });
 	});
 
 	it('checks the header named for Header Auth', async () => {

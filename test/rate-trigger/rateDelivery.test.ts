@@ -73,6 +73,18 @@ describe('bodies that are not rate records are answered 400 and start nothing', 
 		expect(outcome.records).toEqual([]);
 	});
 
+	it.each([
+		['a record', JSON.stringify(rateRecord())],
+		['an array of records', JSON.stringify([rateRecord()])],
+		['an empty array', '[]'],
+	])('a JSON string holding %s, which n8n has parsed once already', (_name, text) => {
+		const rawBody = Buffer.from(JSON.stringify(text));
+		const outcome = receiveRateDelivery({ headers: authorized, body: text, rawBody }, settings({ passInvalidRecords: true }));
+		expect(outcome.status).toBe(400);
+		expect(outcome.body.message).toBe('The delivery must be a rate record or an array of rate records, not a string');
+		expect(outcome.records).toEqual([]);
+	});
+
 	it('refuses a delivery with an invalid record, giving the reason, and emits none of its records', () => {
 		const outcome = receiveRateDelivery(
 			{ headers: authorized, body: [rateRecord(), rateRecord({ onsiteRate: 'cheap' })] },

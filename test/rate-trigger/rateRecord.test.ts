@@ -25,6 +25,7 @@ describe('a delivery body becomes one candidate record per rate record', () => {
 	it('parses a body that n8n left as text or as bytes', () => {
 		const text = JSON.stringify([rateRecord()]);
 		expect(readDeliveryContent(text)).toEqual({ records: [rateRecord()] });
+		expect(readDeliveryContent(text, Buffer.from(text))).toEqual({ records: [rateRecord()] });
 		expect(readDeliveryContent(undefined, Buffer.from(text))).toEqual({ records: [rateRecord()] });
 		expect(readDeliveryContent({}, Buffer.from(text))).toEqual({ records: [rateRecord()] });
 	});
@@ -44,6 +45,11 @@ describe('bodies that are not rate records are refused as a whole', () => {
 		['text that is not JSON', '{"shopId": 7', undefined, 'The delivery is not valid JSON'],
 		['a number', '42', undefined, 'not a number'],
 		['a string', '"hello"', undefined, 'not a string'],
+		// n8n parsed these application/json bodies already: each is a JSON string, not JSON text.
+		['a JSON string holding a record', JSON.stringify(rateRecord()), Buffer.from(JSON.stringify(JSON.stringify(rateRecord()))), 'not a string'],
+		['a JSON string holding an array', '[]', Buffer.from('"[]"'), 'not a string'],
+		['a JSON string holding an empty object', '{}', Buffer.from(' "{}" '), 'not a string'],
+		['an empty JSON string', '', Buffer.from('""'), 'not a string'],
 		['null', 'null', undefined, 'not null'],
 		['a boolean', true, undefined, 'not a boolean'],
 		['an array with a scalar', [rateRecord(), 5], undefined, 'Record 1 of the delivery is not an object but a number'],
@@ -76,6 +82,22 @@ describe('hostile bodies neither pollute prototypes nor crash', () => {
 		const content = readDeliveryContent(text);
 		expect('records' in content && Object.keys(content.records[0])).not.toContain('__proto__');
 		expect('records' in content && (content.records[0] as { polluted?: unknown }).polluted).toBeUndefined();
+	});
+
+	it('drops a prototype key however deep inside a record it sits, and keeps the rest', () => {
+		const text = JSON.stringify(rateRecord({ vendor: [{ a: { keep: 1 } }] })).replace('{"keep":1}', '{"__proto__":{"polluted":true},"keep":1}');
+		const content = readDeliveryContent(JSON.parse(text));
+		const record = 'records' in content ? content.records[0] : undefined;
+		expect(record?.vendor).toEqual([{ a: { keep: 1 } }]);
+		expect(Object.keys((record?.vendor as Array<{ a: object }>)[0].a)).toEqual(['keep']);
+		expect(rateRecordProblems(record!)).toEqual([]);
+	});
+
+	it('refuses a record that is too deep even when it also holds a prototype key', () => {
+		let deep: unknown = 'bottom';
+		for (let level = 0; level < MAX_RECORD_DEPTH; level++) deep = { next: deep };
+		const body = JSON.parse(JSON.stringify(rateRecord({ extra: deep })).replace('{', '{"__proto__":{"polluted":true},')) as unknown;
+		expect(readDeliveryContent(body).rejection).toBe(`The record is nested deeper than ${MAX_RECORD_DEPTH} levels`);
 	});
 
 	it(`refuses records nested deeper than ${MAX_RECORD_DEPTH} levels, without exhausting the stack`, () => {

@@ -44,7 +44,7 @@ export class DeliveryClient {
 	private readonly httpAgent = new http.Agent({ keepAlive: true });
 	private readonly httpsAgent = new https.Agent({ keepAlive: true });
 
-	post(webhook: StoredWebhook, payload: string): Promise<{ status: number | null; error?: string; responseBody?: string }> {
+	post(webhook: StoredWebhook, payload: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<{ status: number | null; error?: string; responseBody?: string }> {
 		const url = new URL(webhook.registration.endpoint);
 		const secure = url.protocol === 'https:';
 		const send = secure ? https.request : http.request;
@@ -54,7 +54,7 @@ export class DeliveryClient {
 				{
 					method: 'POST',
 					agent: secure ? this.httpsAgent : this.httpAgent,
-					timeout: DELIVERY_TIMEOUT_MS,
+					timeout: timeoutMs,
 					headers: {
 						'content-type': 'application/json',
 						'content-length': Buffer.byteLength(payload),
@@ -73,7 +73,7 @@ export class DeliveryClient {
 					response.on('error', (error) => resolve({ status: response.statusCode ?? null, error: error.message }));
 				},
 			);
-			request.on('timeout', () => request.destroy(new Error(`no answer within ${DELIVERY_TIMEOUT_MS} ms`)));
+			request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
 			request.on('error', (error) => resolve({ status: null, error: error.message }));
 			request.end(payload);
 		});

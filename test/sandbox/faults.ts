@@ -9,15 +9,16 @@ const FAULT_KEYS = [...ENDPOINT_KEYS, '*'] as const;
 
 function checkEndpointFaults(key: string, faults: unknown): EndpointFaults {
 	if (faults === null || typeof faults !== 'object') throw badRequest(`faults for '${key}' must be an object`);
-	const { p429, p500, retryAfterSeconds, times, ...rest } = faults as EndpointFaults;
+	const { p429, p500, pDrop, retryAfterSeconds, times, ...rest } = faults as EndpointFaults;
 	const unknown = Object.keys(rest);
 	if (unknown.length > 0) throw badRequest(`unknown fault setting '${unknown[0]}' for '${key}'`);
-	for (const [name, p] of [['p429', p429], ['p500', p500]] as const) {
+	for (const [name, p] of [['p429', p429], ['p500', p500], ['pDrop', pDrop]] as const) {
 		if (p !== undefined && !(typeof p === 'number' && p >= 0 && p <= 1)) throw badRequest(`${key}.${name} must be a probability between 0 and 1`);
 	}
 	if (retryAfterSeconds !== undefined && !(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0)) throw badRequest(`${key}.retryAfterSeconds must be an integer >= 0`);
 	if (times !== undefined && !(Number.isInteger(times) && times >= 0)) throw badRequest(`${key}.times must be an integer >= 0`);
-	return { p429, p500, retryAfterSeconds, times };
+	if ((p429 ?? 0) + (p500 ?? 0) + (pDrop ?? 0) > 1) throw badRequest(`${key}: p429 + p500 + pDrop must not pass 1`);
+	return { p429, p500, pDrop, retryAfterSeconds, times };
 }
 
 export function normaliseFaults(input: unknown): FaultSettings {
@@ -43,6 +44,9 @@ export function normaliseFaults(input: unknown): FaultSettings {
 	}
 	return settings;
 }
+
+/** The fault that serves a request and then closes its connection without an answer. */
+export const DROP = 'drop';
 
 /**
  * Injected failures for API routes (never for /__sandbox/). Random faults come from a seeded
@@ -90,8 +94,11 @@ export class FaultInjector {
 		return new ApiError(429, `rate limit of ${limit} requests per second exceeded`, { 'retry-after': String(retryAfter) });
 	}
 
-	/** A random 429 or 500 for this endpoint, when its faults (or the '*' faults) say so. */
-	inject(endpoint: EndpointKey): ApiError | null {
+	/**
+	 * A random 429 or 500 for this endpoint, or DROP (serve it, then drop the connection), when its
+	 * faults (or the '*' faults) say so.
+	 */
+	inject(endpoint: EndpointKey): ApiError | typeof DROP | null {
 		const key = this.settings.endpoints?.[endpoint] ? endpoint : '*';
 		const faults = this.settings.endpoints?.[key];
 		if (!faults) return null;
@@ -100,11 +107,14 @@ export class FaultInjector {
 		const roll = this.random.next();
 		const p429 = faults.p429 ?? 0;
 		const p500 = faults.p500 ?? 0;
-		let fault: ApiError | null = null;
+		const pDrop = faults.pDrop ?? 0;
+		let fault: ApiError | typeof DROP | null = null;
 		if (roll < p429) {
 			fault = new ApiError(429, 'too many requests (injected fault)', { 'retry-after': String(faults.retryAfterSeconds ?? 1) });
 		} else if (roll < p429 + p500) {
 			fault = new ApiError(500, 'internal server error (injected fault)');
+		} else if (roll < p429 + p500 + pDrop) {
+			fault = DROP;
 		}
 		if (fault) this.injected.set(key, used + 1);
 		return fault;

@@ -7,6 +7,7 @@ import type { ControlTarget } from './control/routes';
 import { buildData, DEFAULT_SEED, type SandboxData } from './data';
 import type { Delivery } from './delivery';
 import { FaultInjector, type FaultInput } from './faults';
+import { LoadMeter, type LoadStats } from './load';
 import { RateShopRunner, type RunShopOptions, type RunSummary } from './rateShop';
 import { RequestLog, type LoggedRequest, type RequestFilter } from './requestLog';
 import { Scheduler, type ScheduleView } from './scheduler';
@@ -20,6 +21,7 @@ export type { Delivery } from './delivery';
 export type { ScheduleView } from './scheduler';
 export type { WebhookView } from './webhooks';
 export type { FaultInput } from './faults';
+export type { LoadStats } from './load';
 export type { SandboxData } from './data';
 export type { DemandShopInfo, DateOrder, DemandResult } from './data/demand';
 export * from './types';
@@ -67,6 +69,7 @@ export class Sandbox implements ControlTarget {
 	private readonly webhookStore = new WebhookStore();
 	private readonly log = new RequestLog();
 	private readonly faultInjector = new FaultInjector();
+	private readonly load = new LoadMeter();
 	private readonly context: ApiContext;
 	private readonly baseFaults: FaultInput;
 	private listening: AddressInfo | null = null;
@@ -80,7 +83,7 @@ export class Sandbox implements ControlTarget {
 		this.context = { data: this.data, clock: this.clockState, scheduler: this.scheduler, webhooks: this.webhookStore, variants: { ...NO_VARIANTS, ...options.variants } };
 		this.baseFaults = { ...options.faults, ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}) };
 		this.faultInjector.set(this.baseFaults);
-		this.server = http.createServer({ keepAliveTimeout: 10_000 }, createListener({ context: this.context, faults: this.faultInjector, log: this.log, control: this }));
+		this.server = http.createServer({ keepAliveTimeout: 10_000 }, createListener({ context: this.context, faults: this.faultInjector, log: this.log, load: this.load, control: this }));
 	}
 
 	/** Binds the server; resolves once it accepts connections. */
@@ -110,6 +113,15 @@ export class Sandbox implements ControlTarget {
 
 	clearRequests(): void {
 		this.log.clear();
+	}
+
+	/** API requests being served now, and the most served at once since resetStats(). */
+	stats(): LoadStats {
+		return this.load.stats();
+	}
+
+	resetStats(): void {
+		this.load.reset();
 	}
 
 	/** Replaces the fault settings (see FaultSettings); the fault PRNG restarts from its seed. */
@@ -195,11 +207,12 @@ export class Sandbox implements ControlTarget {
 		};
 	}
 
-	/** Clears schedules, webhooks, the request log, deliveries, faults and variants; seed data stays (shops return to their seeded configuration). */
+	/** Clears schedules, webhooks, the request log, load stats, deliveries, faults and variants; seed data stays (shops return to their seeded configuration). */
 	reset(): void {
 		this.scheduler.clear();
 		this.webhookStore.clear();
 		this.log.clear();
+		this.load.reset();
 		this.runner.clear();
 		this.faultInjector.set(this.baseFaults);
 		this.setVariants(this.options.variants ?? {});

@@ -16,6 +16,8 @@ export interface RunShopOptions {
 	perDelivery?: number;
 	/** Concurrent senders (default 20). */
 	concurrency?: number;
+	/** How long a sender waits for the receiver's answer before giving up on a delivery (default 10). */
+	timeoutSeconds?: number;
 	hotelCodes?: number[];
 	websiteCodes?: number[];
 }
@@ -58,6 +60,7 @@ export function parseRunShopOptions(input: unknown): Required<Omit<RunShopOption
 		records: options.records === undefined ? 10 : integer(options.records, 'records', { min: 1, max: 1_000_000 }),
 		perDelivery: options.perDelivery === undefined ? 1 : integer(options.perDelivery, 'perDelivery', { min: 1 }),
 		concurrency: options.concurrency === undefined ? 20 : integer(options.concurrency, 'concurrency', { min: 1, max: 2000 }),
+		timeoutSeconds: options.timeoutSeconds === undefined ? 10 : integer(options.timeoutSeconds, 'timeoutSeconds', { min: 1, max: 600 }),
 		hotelCodes: optionalCodes(options.hotelCodes, 'hotelCodes'),
 		websiteCodes: optionalCodes(options.websiteCodes, 'websiteCodes'),
 	};
@@ -97,7 +100,7 @@ export class RateShopRunner {
 			pos: POS_BY_COB[shop?.config.cob ?? 'US'] ?? 1,
 		});
 		const targets = this.webhooks.forAccount(account);
-		const tasks = targets.flatMap((webhook) => this.chunks(records, options.perDelivery).map((chunk) => () => this.deliver(runId, options.shopId, webhook, chunk, options.perDelivery)));
+		const tasks = targets.flatMap((webhook) => this.chunks(records, options.perDelivery).map((chunk) => () => this.deliver(runId, options.shopId, webhook, chunk, options.perDelivery, options.timeoutSeconds * 1000)));
 		const deliveries = await runPool(tasks, options.concurrency);
 		const byStatus: Record<string, number> = {};
 		for (const delivery of deliveries) {
@@ -142,10 +145,10 @@ export class RateShopRunner {
 		return chunks;
 	}
 
-	private async deliver(runId: number, shopId: number, webhook: StoredWebhook, chunk: RateRecord[], perDelivery: number): Promise<Delivery> {
+	private async deliver(runId: number, shopId: number, webhook: StoredWebhook, chunk: RateRecord[], perDelivery: number, timeoutMs: number): Promise<Delivery> {
 		const body = perDelivery === 1 ? chunk[0] : chunk;
 		const startedAt = Date.now();
-		const outcome = await this.client.post(webhook, JSON.stringify(body));
+		const outcome = await this.client.post(webhook, JSON.stringify(body), timeoutMs);
 		const delivery: Delivery = {
 			seq: ++this.deliverySeq,
 			runId,

@@ -18,6 +18,8 @@ export interface LoggedRequest {
 	/** Endpoint key (as used by faults), null for unknown paths. */
 	endpoint: EndpointKey | null;
 	durationMs: number;
+	/** The pDrop fault: served, then the connection was closed without the answer. */
+	dropped?: true;
 }
 
 export interface RequestFilter {

@@ -783,7 +783,22 @@ describe('faults', () => {
 		for (let i = 0; i < 3; i++) expect((await control.get('/__sandbox/health')).status).toBe(200);
 	});
 
+	it('pDrop serves the request, then drops the connection without an answer', async () => {
+		await control.put('/__sandbox/faults', { schedule: { pDrop: 1, times: 1 } });
+		const dropped = await api.post('/schedule', validSchedule).then(
+			() => 'answered',
+			(error: { code?: string }) => error.code,
+		);
+		expect(dropped).toBe('ECONNRESET');
+		// The schedule was stored all the same: the caller cannot tell whether it was.
+		expect(sandbox.schedules()).toHaveLength(1);
+		expect(sandbox.requests({ endpoint: 'schedule' })).toEqual([expect.objectContaining({ status: 200, dropped: true })]);
+		expect((await api.post('/schedule', validSchedule)).status).toBe(200);
+		expect(sandbox.schedules()).toHaveLength(2);
+	});
+
 	it('refuses unknown fault settings', async () => {
+		expectError(await control.put('/__sandbox/faults', { hotelinfo: { pDrop: 0.6, p500: 0.6 } }), 400, /must not pass 1/);
 		expectError(await control.put('/__sandbox/faults', { hotelinfo: { p429: 2 } }), 400, /probability/);
 		expectError(await control.put('/__sandbox/faults', { everything: {} }), 400, /unknown fault setting/);
 	});
@@ -841,6 +856,16 @@ describe('control routes', () => {
 		expect(sandbox.variants()).toEqual({ sourcesAsObject: false, singleHotelAsArray: false });
 		expect(sandbox.data.shops.get(7)?.config.shopName).not.toBe(validShop.shopName);
 		expect(sandbox.data.hotels).toHaveLength(250);
+	});
+
+	it('reports the most API requests served at once since the stats were reset', async () => {
+		sandbox.setFaults({ latencyMs: 100 });
+		expect((await control.delete('/__sandbox/stats')).data).toEqual({ inFlight: 0, maxInFlight: 0 });
+		await Promise.all(Array.from({ length: 3 }, () => api.post('/hotelinfo', { hotelcode: 100001 })));
+		await api.post('/hotelinfo', { hotelcode: 100001 });
+		expect((await control.get('/__sandbox/stats')).data).toEqual({ inFlight: 0, maxInFlight: 3 });
+		sandbox.resetStats();
+		expect(sandbox.stats()).toEqual({ inFlight: 0, maxInFlight: 0 });
 	});
 
 	it('answers 404 for an unknown control route', async () => {

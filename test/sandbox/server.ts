@@ -5,7 +5,8 @@ import { ApiError } from './api/errors';
 import { matchRoute } from './api/routes';
 import type { ApiContext } from './api/types';
 import { CONTROL_PREFIX, handleControl, type ControlTarget } from './control/routes';
-import type { FaultInjector } from './faults';
+import { DROP, type FaultInjector } from './faults';
+import type { LoadMeter } from './load';
 import { sendJson } from './http';
 import type { RequestLog } from './requestLog';
 import type { EndpointKey } from './types';
@@ -14,6 +15,7 @@ export interface ServerParts {
 	context: ApiContext;
 	faults: FaultInjector;
 	log: RequestLog;
+	load: LoadMeter;
 	control: ControlTarget;
 }
 
@@ -38,11 +40,14 @@ interface ApiAnswer {
 	logBody: unknown;
 	auth: AuthOutcome | null;
 	endpoint: EndpointKey | null;
+	/** Served, but the connection is closed instead of answered (the pDrop fault). */
+	dropped?: boolean;
 }
 
 /**
  * Answers one API request, in the order a real gateway would: route, latency, authentication,
- * rate limit, injected faults, body, endpoint.
+ * rate limit, injected faults, body, endpoint. A drop fault lets the request take effect and
+ * marks the answer to be dropped.
  */
 async function answerApi(parts: ServerParts, request: IncomingMessage, url: URL): Promise<ApiAnswer> {
 	const method = request.method ?? 'GET';
@@ -50,7 +55,8 @@ async function answerApi(parts: ServerParts, request: IncomingMessage, url: URL)
 	const logBody = 'value' in bodyOutcome ? bodyOutcome.value : undefined;
 	let auth: AuthOutcome | null = null;
 	let endpoint: EndpointKey | null = null;
-	const fail = (error: ApiError): ApiAnswer => ({ status: error.status, body: error.body, headers: error.headers, logBody, auth, endpoint });
+	let dropped = false;
+	const fail = (error: ApiError): ApiAnswer => ({ status: error.status, body: error.body, headers: error.headers, logBody, auth, endpoint, dropped });
 	const match = matchRoute(method, url.pathname);
 	if (parts.faults.latencyMs > 0) await sleep(parts.faults.latencyMs);
 	if (match === null) return fail(new ApiError(404, `no endpoint ${method} ${url.pathname}`));
@@ -60,11 +66,12 @@ async function answerApi(parts: ServerParts, request: IncomingMessage, url: URL)
 	auth = identify(request.headers.authorization, route.auth);
 	if (auth.account === null) return fail(authError(auth, route.auth));
 	const fault = parts.faults.rateLimit(auth.limiterKey) ?? parts.faults.inject(route.endpoint);
-	if (fault) return fail(fault);
+	if (fault === DROP) dropped = true;
+	else if (fault) return fail(fault);
 	if ('error' in bodyOutcome) return fail(bodyOutcome.error);
 	try {
 		const result = route.handler({ account: auth.account, body: bodyOutcome.value, query: url.searchParams, params }, parts.context);
-		return { ...result, logBody, auth, endpoint };
+		return { ...result, logBody, auth, endpoint, dropped };
 	} catch (error) {
 		if (error instanceof ApiError) return fail(error);
 		return fail(new ApiError(500, `internal server error: ${(error as Error).message}`));
@@ -92,6 +99,7 @@ export function createListener(parts: ServerParts): RequestListener {
 			return;
 		}
 		const startedAt = Date.now();
+		parts.load.begin();
 		void answerApi(parts, request, url).then((answer) => {
 			parts.log.add({
 				at: new Date(startedAt).toISOString(),
@@ -104,8 +112,12 @@ export function createListener(parts: ServerParts): RequestListener {
 				credential: answer.auth?.kind ?? (request.headers.authorization ? 'invalid' : 'missing'),
 				endpoint: answer.endpoint,
 				durationMs: Date.now() - startedAt,
+				...(answer.dropped ? { dropped: true } : {}),
 			});
-			sendJson(response, answer.status, answer.body, answer.headers, answer.json);
+			if (answer.dropped) request.socket.destroy();
+			else sendJson(response, answer.status, answer.body, answer.headers, answer.json);
+			// Counted out once the answer is written: the caller cannot have it any earlier.
+			parts.load.end();
 		});
 	};
 }

@@ -112,6 +112,12 @@ export interface EndpointFaults {
 	p429?: number;
 	/** Probability (0..1) of answering 500 instead of serving the request. */
 	p500?: number;
+	/**
+	 * Probability (0..1) of serving the request (its effect happens: a schedule is stored, a webhook
+	 * registered) and then closing the connection without sending the answer, as a proxy or a
+	 * network that drops a connection mid-request would (sandbox extra).
+	 */
+	pDrop?: number;
 	/** Retry-After header value sent with injected 429s (default 1). */
 	retryAfterSeconds?: number;
 	/** Inject at most this many faults on this endpoint, then serve normally (sandbox extra). */

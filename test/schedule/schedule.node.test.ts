@@ -1,6 +1,6 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { credentialsFor, runNode, type RunNodeOptions, useSandbox } from '../harness';
+import { credentialsFor, loadPackage, runNode, type RunNodeOptions, useSandbox } from '../harness';
 
 const sandbox = useSandbox();
 
@@ -12,7 +12,7 @@ beforeEach(() => {
 const dailyFrom2030: INodeParameters = {
 	operation: 'create',
 	name: 'Paris daily',
-	rateShopId: 42,
+	rateShopId: '42',
 	years: '',
 	monthsMode: 'all',
 	daysOfWeekMode: 'all',
@@ -142,9 +142,33 @@ describe('Update replaces the configuration of an existing schedule', () => {
 	});
 
 	it('reports the service\'s 400 for a schedule ID it does not know', async () => {
-		const result = await runSchedule({ operation: 'update', scheduleId: 987654 });
+		const result = await runSchedule({ operation: 'update', scheduleId: '987654' });
 		expect(result.error?.message).toBe('The service rejected the request: unknown scheduleid 987654');
 		expect(result.items).toEqual([]);
+	});
+});
+
+describe('a 500 is retried only where sending again is harmless (docs/api-assumptions.md, row 26)', () => {
+	it('Update sends the configuration again after a 500: it replaces the whole schedule', async () => {
+		const created = await runSchedule({});
+		const scheduleid = created.items[0].json.scheduleid as number;
+		sandbox.clearRequests();
+		sandbox.setFaults({ endpoints: { schedule: { p500: 1, times: 1 } } });
+
+		const result = await runSchedule({ operation: 'update', scheduleId: String(scheduleid), hours: '18', options: { maxRetryWaitSeconds: 5 } });
+
+		expect(result.error).toBeUndefined();
+		expect(scheduleRequests().map((request) => `${request.method} ${request.status}`)).toEqual(['PUT 500', 'PUT 200']);
+		expect(sandbox.schedules().find((schedule) => schedule.scheduleid === scheduleid)).toMatchObject({ hour: '18' });
+	});
+
+	it('Create is not sent again after a 500: the schedule may have been stored', async () => {
+		sandbox.setFaults({ endpoints: { schedule: { p500: 1, times: 1 } } });
+
+		const result = await runSchedule({ options: { maxRetryWaitSeconds: 5 } });
+
+		expect(result.error?.message).toContain('500');
+		expect(scheduleRequests().map((request) => `${request.method} ${request.status}`)).toEqual(['POST 500']);
 	});
 });
 
@@ -188,7 +212,9 @@ describe('Bad input is reported with field, value and item, and nothing is sent'
 	it.each<[string, INodeParameters, string]>([
 		// n8n itself stops a workflow whose required field is left empty; an expression can still produce nothing.
 		['an empty name from an expression', { name: '={{ "  " }}' }, 'Invalid Name "  " in item 0: required'],
-		['a rate shop ID of 0', { rateShopId: 0 }, 'Invalid Rate Shop ID "0" in item 0: must be a positive whole number'],
+		['a rate shop ID of 0', { rateShopId: 0 }, 'Invalid Rate Shop ID "0" in item 0: must be a positive whole number (1 or more)'],
+		['no rate shop ID from an expression', { rateShopId: '={{ $json.shop }}' }, 'Invalid Rate Shop ID (empty) in item 0: is required'],
+		['a rate shop ID that is not a whole number', { rateShopId: '42a' }, 'Invalid Rate Shop ID "42a" in item 0: must be a whole number'],
 		['a two-digit year', { years: '2030,31' }, 'Invalid Years "2030,31" in item 0: "31" is not a four-digit year (1970 to 9999)'],
 		['no month selected', { monthsMode: 'selected', months: [] }, 'Invalid Months "[]" in item 0: choose at least one, or set it to All'],
 		['month 13 from an expression', { monthsMode: 'selected', months: '={{ "1,13" }}' }, 'Invalid Months "1,13" in item 0: "13" is not a month (1 January to 12 December, or a name such as March)'],
@@ -200,14 +226,28 @@ describe('Bad input is reported with field, value and item, and nothing is sent'
 		['minute 60', { minute: 60 }, 'Invalid Minute "60" in item 0: must be a whole number from 0 to 59'],
 		['second 60', { second: 60 }, 'Invalid Second "60" in item 0: must be a whole number from 0 to 59'],
 		['a start date that does not exist', { startDate: '2030-02-30' }, 'Invalid Start Date "2030-02-30" in item 0: this date does not exist: February 2030 has 28 days'],
-		['a start date in another form', { startDate: '01/02/2030' }, 'Invalid Start Date "01/02/2030" in item 0: must be a date in the form YYYY-MM-DD'],
-		['no start date from an expression', { startDate: '={{ $json.start }}' }, 'Invalid Start Date (empty) in item 0: required'],
+		['a start date in another form', { startDate: '01/02/2030' }, 'Invalid Start Date "01/02/2030" in item 0: must be a date in the form YYYY-MM-DD, for example 2026-03-01'],
+		['no start date from an expression', { startDate: '={{ $json.start }}' }, 'Invalid Start Date (empty) in item 0: is required'],
 		['an end date before the start date', { endDate: '2029-12-31' }, 'Invalid End Date "2029-12-31" in item 0: is before the Start Date 2030-01-01'],
-		['a schedule ID of 0 on update', { operation: 'update', scheduleId: 0 }, 'Invalid Schedule ID "0" in item 0: must be a whole number from 1 to 2147483647'],
+		['a schedule ID of 0 on update', { operation: 'update', scheduleId: 0 }, 'Invalid Schedule ID "0" in item 0: must be a positive whole number (1 or more)'],
+		['no schedule ID from an expression on update', { operation: 'update', scheduleId: '={{ $json.id }}' }, 'Invalid Schedule ID (empty) in item 0: is required'],
+		['a schedule ID past the int32 path parameter', { operation: 'update', scheduleId: '2147483648' }, 'Invalid Schedule ID "2147483648" in item 0: must be at most 2147483647'],
 		['0 next runs to show', { options: { nextRunsToShow: 0 } }, 'Invalid Next Runs to Show "0" in item 0: must be a whole number from 1 to 100'],
 	])('%s', async (_, parameters, message) => {
 		const result = await runSchedule(parameters);
 		expect(result.error?.message).toBe(message);
+		expect(sandbox.requests()).toEqual([]);
+	});
+
+	it.each([
+		['Rate Shop ID', 'rateShopId', {}],
+		['Schedule ID', 'scheduleId', { operation: 'update' }],
+	])('%s starts empty, so n8n itself asks for it before the run (a default of 0 ran and failed)', async (_, name, parameters) => {
+		const { description } = (await loadPackage()).getNode('travelPricingSchedule').type as INodeType;
+		const field = description.properties.find((property) => property.name === name);
+		expect(field).toMatchObject({ type: 'string', default: '', required: true, placeholder: expect.stringMatching(/^e\.g\. \d+$/) });
+
+		await expect(runSchedule({ ...parameters, [name]: field?.default })).rejects.toThrow('The workflow has issues');
 		expect(sandbox.requests()).toEqual([]);
 	});
 
@@ -232,10 +272,11 @@ describe('Service errors reach the user', () => {
 	});
 
 	it('429: retried within the options, then reported', async () => {
+		// Retry-After 0 still costs half a second of Max Retry Wait per retry.
 		sandbox.setFaults({ endpoints: { schedule: { p429: 1, retryAfterSeconds: 0 } } });
-		const result = await runSchedule({ options: { maxAttempts: 2 } });
-		expect(result.error?.message).toMatch(/^The service kept answering 429 Too Many Requests \(2 attempts/);
-		expect(scheduleRequests().map((request) => request.status)).toEqual([429, 429]);
+		const result = await runSchedule({ options: { maxRetryWaitSeconds: 1 } });
+		expect(result.error?.message).toBe('The service kept answering 429 Too Many Requests (3 attempts over 1.0 s)');
+		expect(scheduleRequests().map((request) => request.status)).toEqual([429, 429, 429]);
 		expect(sandbox.schedules()).toEqual([]);
 	});
 

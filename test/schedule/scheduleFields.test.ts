@@ -1,6 +1,4 @@
-import { DateTime } from 'luxon';
-
-import { FieldError } from '../../nodes/shared/errors';
+import { fieldErrorOf } from '../harness/fieldErrors';
 import {
 	parseDaysOfMonth,
 	parseDaysOfWeek,
@@ -9,7 +7,6 @@ import {
 	parseMonths,
 	parseNextRunsToShow,
 	parseRateShopId,
-	parseScheduleDate,
 	parseScheduleId,
 	parseScheduleName,
 	parseSecond,
@@ -19,18 +16,6 @@ import {
 	selectionOrAll,
 	type ScheduleInput,
 } from '../../nodes/shared/scheduleFields';
-
-/** Runs `parse` and returns the FieldError it throws, failing the test if it throws none. */
-function fieldErrorOf(parse: () => unknown): FieldError {
-	let thrown: unknown;
-	try {
-		parse();
-	} catch (error) {
-		thrown = error;
-	}
-	expect(thrown).toBeInstanceOf(FieldError);
-	return thrown as FieldError;
-}
 
 const validInput: ScheduleInput = {
 	name: 'Paris daily',
@@ -245,46 +230,6 @@ describe('Status: 1 active, 0 inactive', () => {
 	});
 });
 
-describe('Dates: sent as YYYY-MM-DD and must exist', () => {
-	const zone = 'Europe/Berlin';
-
-	it.each([
-		['2026-03-01', '2026-03-01'],
-		['2028-02-29', '2028-02-29'],
-		// What the date picker gives.
-		['2026-03-01T00:00:00', '2026-03-01'],
-		// A time with an offset is read in the workflow's timezone: 23:30 UTC is the next day in Berlin.
-		['2026-03-01T23:30:00Z', '2026-03-02'],
-	])('%j is sent as %s', (value, date) => {
-		expect(parseScheduleDate(value, 'Start Date', zone)).toBe(date);
-	});
-
-	it('reads a Date or a Luxon DateTime from an expression in the workflow timezone', () => {
-		expect(parseScheduleDate(new Date('2026-03-01T23:30:00Z'), 'Start Date', zone)).toBe('2026-03-02');
-		const dateTime = DateTime.fromISO('2026-03-01T23:30:00Z', { zone: 'utc' });
-		expect(parseScheduleDate(dateTime, 'Start Date', zone)).toBe('2026-03-02');
-	});
-
-	it('treats an empty value as not given', () => {
-		expect(parseScheduleDate('', 'End Date', zone)).toBeUndefined();
-		expect(parseScheduleDate(undefined, 'End Date', zone)).toBeUndefined();
-	});
-
-	it.each([
-		['2026-02-29', 'February 2026 has 28 days'],
-		['2026-04-31', 'April 2026 has 30 days'],
-		['2026-13-01', 'month 13 does not exist'],
-		['01/03/2026', 'YYYY-MM-DD'],
-		['2026-3-1', 'YYYY-MM-DD'],
-		['tomorrow', 'YYYY-MM-DD'],
-	])('rejects %j: %s', (value, reason) => {
-		const error = fieldErrorOf(() => parseScheduleDate(value, 'Start Date', zone));
-		expect(error.field).toBe('Start Date');
-		expect(error.value).toBe(value);
-		expect(error.reason).toContain(reason);
-	});
-});
-
 describe('Months and Days of Week modes', () => {
 	it('sends * for All whatever the selection holds', () => {
 		expect(selectionOrAll('Months', 'all', [1, 2])).toBe('*');
@@ -347,7 +292,7 @@ describe('The schedule body: every field in the spec string form', () => {
 	it('requires a start date', () => {
 		const error = fieldErrorOf(() => scheduleFieldsFrom({ ...validInput, startDate: '' }, 'UTC'));
 		expect(error.field).toBe('Start Date');
-		expect(error.reason).toBe('required');
+		expect(error.reason).toBe('is required');
 	});
 
 	it('reports the first bad field in form order', () => {

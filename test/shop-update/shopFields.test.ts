@@ -1,4 +1,5 @@
 import { FieldError } from '../../nodes/shared/errors';
+import { fieldErrorOf } from '../harness/fieldErrors';
 import {
 	parseCurrency,
 	parseHorizonDaysOfWeek,
@@ -27,17 +28,6 @@ function input(overrides: Partial<ShopUpdateInput> = {}): ShopUpdateInput {
 		dropTime: '9:30',
 		...overrides,
 	};
-}
-
-function fieldErrorOf(run: () => unknown): FieldError {
-	let thrown: unknown;
-	try {
-		run();
-	} catch (error) {
-		thrown = error;
-	}
-	expect(thrown).toBeInstanceOf(FieldError);
-	return thrown as FieldError;
 }
 
 describe('a valid item becomes the PUT /shops/{shopId} body of spec 4.8', () => {

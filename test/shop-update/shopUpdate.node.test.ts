@@ -237,11 +237,12 @@ describe('429 answers are waited out within the retry options', () => {
 		expect(shopRequests().map((request) => request.status)).toEqual([429, 200]);
 	});
 
-	it('gives up after Max Attempts and says the service kept throttling', async () => {
+	it('gives up once Max Retry Wait is spent and says the service kept throttling', async () => {
+		// Retry-After 0 still costs half a second of Max Retry Wait per retry, and no attempt.
 		sandbox.setFaults({ endpoints: { shops: { p429: 1, retryAfterSeconds: 0 } } });
-		const result = await shopUpdate({ items: [shopItem(7)], parameters: shopParameters({ options: { maxAttempts: 3 } }) });
+		const result = await shopUpdate({ items: [shopItem(7)], parameters: shopParameters({ options: { maxRetryWaitSeconds: 1 } }) });
 
-		expect(result.error?.message).toMatch(/^The service kept answering 429 Too Many Requests \(3 attempts/);
+		expect(result.error?.message).toBe('The service kept answering 429 Too Many Requests (3 attempts over 1.0 s)');
 		expect(shopRequests()).toHaveLength(3);
 	});
 });

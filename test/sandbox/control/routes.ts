@@ -4,6 +4,7 @@ import type { RunShopOptions, RunSummary } from '../rateShop';
 import type { ScheduleView } from '../scheduler';
 import type { Delivery } from '../delivery';
 import type { FaultInput } from '../faults';
+import type { LoadStats } from '../load';
 import type { FaultSettings, Variants } from '../types';
 import type { WebhookView } from '../webhooks';
 
@@ -12,6 +13,8 @@ export interface ControlTarget {
 	health(): Record<string, unknown>;
 	requests(filter?: RequestFilter): LoggedRequest[];
 	clearRequests(): void;
+	stats(): LoadStats;
+	resetStats(): void;
 	faults(): FaultSettings;
 	setFaults(faults: FaultInput): void;
 	variants(): Variants;
@@ -40,6 +43,7 @@ export const CONTROL_PREFIX = '/__sandbox';
 export const CONTROL_ROUTES = [
 	'GET    /__sandbox/health',
 	'GET    /__sandbox/requests?path=&method=   DELETE /__sandbox/requests',
+	'GET    /__sandbox/stats                   DELETE /__sandbox/stats',
 	'GET    /__sandbox/faults                  PUT    /__sandbox/faults',
 	'GET    /__sandbox/variants                PUT    /__sandbox/variants',
 	'POST   /__sandbox/run-shop                 { shopId, records, perDelivery, concurrency, hotelCodes, websiteCodes }',
@@ -102,6 +106,11 @@ export async function handleControl(target: ControlTarget, method: string, path:
 		case `DELETE ${CONTROL_PREFIX}/requests`:
 			target.clearRequests();
 			return { status: 200, body: { cleared: true } };
+		case `GET ${CONTROL_PREFIX}/stats`:
+			return { status: 200, body: target.stats() };
+		case `DELETE ${CONTROL_PREFIX}/stats`:
+			target.resetStats();
+			return { status: 200, body: target.stats() };
 		case `GET ${CONTROL_PREFIX}/faults`:
 			return { status: 200, body: target.faults() };
 		case `PUT ${CONTROL_PREFIX}/faults`:
