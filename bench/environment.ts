@@ -15,17 +15,6 @@ import {
 } from '../test/e2e/harness';
 import { progress } from './measure';
 
-/**
- * Activates (publishes) a workflow through the REST API, as the editor's Publish button does: one
- * request instead of a `n8n publish:workflow` process per workflow.
- */
-async function activate(n8n: N8nInstance, workflowId: string): Promise<void> {
-	const workflow = await n8n.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflowId}`);
-	if (workflow.status !== 200) throw new Error(`Workflow ${workflowId}: ${workflow.status} ${workflow.text.slice(0, 300)}`);
-	const response = await n8n.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId: workflow.body.data.versionId });
-	if (response.status !== 200) throw new Error(`Activating ${workflowId} answered ${response.status}: ${response.text.slice(0, 500)}`);
-}
-
 /** The sandbox's data set, widened to what the benchmarks ask for (defaults: 250 hotels, 5,000 events). */
 export const BENCH_HOTELS = 1000;
 export const BENCH_EVENTS = 10_000;
@@ -46,6 +35,7 @@ export interface BenchEnvironment {
 export async function startBenchEnvironment(
 	version: string,
 	workflows: (sandbox: Sandbox) => { workflows: WorkflowSeed[]; credentials: CredentialSeed[] },
+	env: Record<string, string> = { EXECUTIONS_DATA_PRUNE_MAX_COUNT: '0' },
 ): Promise<BenchEnvironment> {
 	const started = Date.now();
 	const runtime = await ensureN8n(version, progress);
@@ -62,7 +52,7 @@ export async function startBenchEnvironment(
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	};
 	try {
-		n8n = await N8nInstance.create({ runtime, userFolder, env: { EXECUTIONS_DATA_PRUNE_MAX_COUNT: '0' } });
+		n8n = await N8nInstance.create({ runtime, userFolder, env });
 		await n8n.installPackage(tarball);
 		const { workflows: seeds, credentials } = workflows(sandbox);
 		await n8n.importCredentials([
@@ -72,7 +62,7 @@ export async function startBenchEnvironment(
 		await n8n.importWorkflows(seeds);
 		await n8n.start();
 		await n8n.setupOwner(E2E_OWNER);
-		for (const seed of seeds) await activate(n8n, seed.id);
+		for (const seed of seeds) await n8n.activateWorkflow(seed.id);
 		progress(`n8n ${runtime.version} on Node.js ${runtime.nodeVersion} ready at ${n8n.baseUrl} in ${formatDuration(Date.now() - started)}`);
 		return { runtime, tarball, sandbox, n8n, close };
 	} catch (error) {

@@ -31,6 +31,8 @@ export interface BenchmarkResult {
 	failure?: string;
 	/** Every round's measurements. */
 	rounds: unknown;
+	/** Headings of the two value columns, where they are not this package against built-in nodes. */
+	columns?: { package: string; builtIn: string };
 }
 
 export interface Machine {
@@ -105,9 +107,10 @@ export function toMarkdown(results: Results): string {
 	];
 	for (const benchmark of results.benchmarks) {
 		lines.push(`## ${benchmark.id}. ${benchmark.title}`, '', benchmark.setup, '');
-		lines.push(`- **This package:** ${benchmark.packageSide}`, `- **Built-in nodes:** ${benchmark.builtInSide}`, '');
+		lines.push(`- **${benchmark.columns?.package ?? 'This package'}:** ${benchmark.packageSide}`, `- **${benchmark.columns?.builtIn ?? 'Built-in nodes'}:** ${benchmark.builtInSide}`, '');
 		if (benchmark.failure) lines.push(`**FAILED:** ${benchmark.failure}`, '');
-		lines.push('| Measure | This package | Built-in nodes | Ratio | Target | |', '|---|---:|---:|---:|---|---|');
+		const columns = benchmark.columns ?? { package: 'This package', builtIn: 'Built-in nodes' };
+		lines.push(`| Measure | ${columns.package} | ${columns.builtIn} | Ratio | Target | |`, '|---|---:|---:|---:|---|---|');
 		for (const row of benchmark.rows) {
 			lines.push(
 				`| ${row.measure} | ${formatValue(row.package, row.unit)} | ${formatValue(row.builtIn, row.unit)} | ${formatRatio(row.ratio)} | ${row.target || '–'} | ${formatMet(row.met)} |`,
@@ -123,4 +126,20 @@ export function toMarkdown(results: Results): string {
 export function writeResults(directory: string, results: Results): void {
 	fs.writeFileSync(path.join(directory, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 	fs.writeFileSync(path.join(directory, 'results.md'), toMarkdown(results));
+}
+
+/**
+ * The full run's results with the benchmarks of a partial run (BENCH_ONLY) in place of theirs:
+ * each carries a note of the run it came from, since the header describes the full run.
+ */
+export function updatedResults(
+	previous: Results | undefined,
+	measured: BenchmarkResult[],
+	run: { started: number; loadBefore: number; only: string[] },
+): Results {
+	if (!previous) throw new Error('BENCH_UPDATE needs the results.json of a full run to update');
+	const note = `Measured in a run of its own (\`BENCH_ONLY=${run.only.join(',')}\`), started ${new Date(run.started).toISOString()}, load average ${(Math.round(run.loadBefore * 100) / 100).toString()} at its start.`;
+	const fresh = measured.map((benchmark) => ({ ...benchmark, notes: [note, ...benchmark.notes] }));
+	const kept = previous.benchmarks.filter((benchmark) => !fresh.some((entry) => entry.id === benchmark.id));
+	return { ...previous, benchmarks: [...kept, ...fresh].sort((a, b) => a.id.localeCompare(b.id)) };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/properties';
 import type { BenchEnvironment } from '../environment';
 import { alternate, progress } from '../measure';
 import type { BenchmarkResult } from '../report';
@@ -6,8 +7,8 @@ import { EVENT_PAGE_SIZE } from '../workflows';
 import { medianOf, row, runOnce, type WorkflowRound } from './common';
 
 export const ALL_EVENTS_LATENCY_MS = 50;
-/** The Event Impact node's default Concurrency (pages in flight after the first). */
-const NODE_PAGE_CONCURRENCY = 5;
+/** The Event Impact node's default Concurrency (requests in flight). */
+const NODE_PAGE_CONCURRENCY = DEFAULT_CONCURRENCY;
 
 /**
  * Benchmark 2: every event (Return All) with the Event Impact node against the HTTP Request

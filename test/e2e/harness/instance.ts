@@ -137,6 +137,21 @@ export class N8nInstance {
 	}
 
 	/**
+	 * Activates (publishes) a workflow in the running n8n through the REST API, as the editor's
+	 * Publish button does (signed in): one request instead of a `n8n publish:workflow` process.
+	 * Resolves once n8n reports it published.
+	 */
+	async activateWorkflow(workflowId: string): Promise<void> {
+		const workflow = await this.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflowId}`);
+		if (workflow.status !== 200) throw new Error(`Workflow ${workflowId}: ${workflow.status} ${workflow.text.slice(0, 300)}`);
+		const response = await this.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId: workflow.body.data.versionId });
+		if (response.status !== 200) throw new Error(`Activating ${workflowId} answered ${response.status}: ${response.text.slice(0, 500)}`);
+		// n8n 2.40 answers before its publication queue has registered the workflow's webhooks.
+		this.published.add(workflowId);
+		await this.waitForPublished();
+	}
+
+	/**
 	 * Waits until n8n has activated every workflow published with publishWorkflow (signed in). n8n
 	 * 2.8 activates them before it reports ready; later versions activate them in the background
 	 * after that, through a publication queue whose state /rest/workflows/:id/publication-status shows.
@@ -216,6 +231,23 @@ export class N8nInstance {
 		if (settings.status !== 200) throw new Error(`n8n started but /rest/settings answers ${settings.status}`);
 		// The first start has no owner to ask with yet: the caller sets one up, then waits itself.
 		if (this.authCookie) await this.waitForPublished();
+	}
+
+	/**
+	 * Starts another process of this instance (`n8n worker`, `n8n webhook` in queue mode) with the
+	 * same settings, its own task-broker port and whatever `env` adds; its output goes to `logFile`.
+	 */
+	async spawn(command: string, logFile: string, env: Record<string, string> = {}): Promise<GroupProcess> {
+		const log = fs.openSync(logFile, 'a');
+		try {
+			return spawnGroup(this.runtime.nodeBin, [this.runtime.n8nScript, command], {
+				cwd: this.userFolder,
+				env: { ...this.env(await freePort()), ...env },
+				stdio: ['ignore', log, log],
+			});
+		} finally {
+			fs.closeSync(log);
+		}
 	}
 
 	/** Resolves when the running `n8n start` exits (at once when none runs). */

@@ -40,11 +40,23 @@ export interface GroupProcess {
 	stop(graceMs?: number): Promise<void>;
 }
 
+/**
+ * A watchdog outside this process that kills a group once this process is gone, however it ended:
+ * SIGKILL runs no handler, and a test runner's sandbox (Jest's) may never pass on the real
+ * process's 'exit' or signals. It ends by itself once the group is gone.
+ */
+function watchGroup(pid: number): void {
+	// dash (Debian's sh) takes "-<pgid>" for a group, not "-- -<pgid>".
+	const script = `while kill -0 ${process.pid} 2>/dev/null && kill -0 -${pid} 2>/dev/null; do sleep 1; done; kill -9 -${pid} 2>/dev/null`;
+	spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
+}
+
 export function spawnGroup(command: string, args: string[], options: SpawnOptions): GroupProcess {
 	const child = spawn(command, args, { ...options, detached: true });
 	const pid = child.pid;
 	if (pid === undefined) throw new Error(`Could not start ${command}`);
 	liveGroups.add(pid);
+	watchGroup(pid);
 	const exited = new Promise<number | null>((resolve) => {
 		child.once('exit', (code) => {
 			// The leader is gone; end whatever it left in its group before forgetting the group.
@@ -77,6 +89,8 @@ export async function runCommand(
 ): Promise<CommandResult> {
 	const { timeoutMs = 300_000, onOutput, ...spawnOptions } = options;
 	const started = spawnGroup(command, args, { ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
+	// 'exit' can come before the last output has been read; 'close' comes after both.
+	const closed = new Promise<void>((resolve) => started.child.once('close', () => resolve()));
 	let stdout = '';
 	let stderr = '';
 	started.child.stdout?.on('data', (chunk: Buffer) => {
@@ -93,6 +107,7 @@ export async function runCommand(
 		void started.stop(2_000);
 	}, timeoutMs);
 	const code = await started.exited;
+	await closed;
 	clearTimeout(timer);
 	if (timedOut) {
 		throw new Error(`${command} ${args.join(' ')} did not finish within ${timeoutMs / 1000} s\n${tail(stdout + stderr)}`);
