@@ -150,7 +150,7 @@ async function main(): Promise<void> {
 							endpoint: 'eventimpact',
 							expectedItems: queryCities.reduce((sum, city) => sum + eventsIn(city), 0),
 							packageSide: 'Event Impact node, filter City from the item, defaults (Limit 50)',
-							slowerBecause: `the Event Impact node has at most Concurrency (default ${DEFAULT_CONCURRENCY}) requests in flight, where the HTTP Request node sends all 50 at once: ${Math.ceil(50 / DEFAULT_CONCURRENCY)} waves of requests against one. A higher Concurrency closes the gap, at the price of more simultaneous load on the service (and of 429s where it limits the rate, which the node waits out and the HTTP Request node does not).`,
+							slowerBecause: `the Event Impact node has at most Concurrency (default ${DEFAULT_CONCURRENCY}) requests in flight, where the HTTP Request node sends all 50 at once: ${Math.ceil(50 / DEFAULT_CONCURRENCY)} waves of requests against one. Each wave waits the sandbox's 20 ms latency, so the node's floor is ${Math.ceil(50 / DEFAULT_CONCURRENCY)} × 20 ms against 20 ms. A higher Concurrency closes the gap, at the price of more simultaneous load on the service (and of 429s where it limits the rate, which the node waits out and the HTTP Request node does not).`,
 							builtInSide:
 								'HTTP Request node, POST /eventimpact/?eventsImpactPerPage=50 with `{"city": …}` per item, defaults; it puts out one item per query (the page) and is not followed by the Split Out a user would add',
 							notes: [],
