@@ -41,8 +41,8 @@ beforeAll(async () => {
 	workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'travel-pricing-release-test-'));
 	unpacked = path.join(workDir, 'packed');
 	fs.mkdirSync(unpacked);
-	// Packed here rather than by the e2e harness's packPackage, whose tarball folder is removed on
-	// process exit, which jest's workers do not reach.
+	// Packed here, into a folder this suite removes, rather than by the e2e harness's packPackage,
+	// whose tarball is shared by every suite of the process.
 	const { stdout } = await runChecked('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: REPO_ROOT, timeoutMs: 120_000 });
 	const [{ filename }] = JSON.parse(stdout) as Array<{ filename: string }>;
 	await runChecked('tar', ['-xzf', path.join(workDir, filename), '-C', unpacked, '--strip-components=1'], { timeoutMs: 60_000 });

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { runChecked } from './processes';
 
@@ -21,6 +20,34 @@ export function ownPackageJson(): PackageJson {
 
 let packed: Promise<string> | undefined;
 
+/** Where tarballs are packed: one folder per process under test/e2e/.work (git-ignored). */
+const PACK_ROOT = path.join(REPO_ROOT, 'test', 'e2e', '.work');
+
+/**
+ * A fresh folder for this process's tarball. Jest's workers never see the process's 'exit', so
+ * instead of cleaning up after itself each run removes the folders of runs that are gone.
+ */
+function packFolder(): string {
+	fs.mkdirSync(PACK_ROOT, { recursive: true });
+	for (const entry of fs.readdirSync(PACK_ROOT)) {
+		const owner = /^pack-(\d+)$/.exec(entry);
+		if (owner && !isAlive(Number(owner[1]))) fs.rmSync(path.join(PACK_ROOT, entry), { recursive: true, force: true });
+	}
+	const destination = path.join(PACK_ROOT, `pack-${process.pid}`);
+	fs.rmSync(destination, { recursive: true, force: true });
+	fs.mkdirSync(destination);
+	return destination;
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
 /**
  * The tarball a user would download: `npm pack` of this checkout, once per process. It ships
  * dist/ only, so every file that package.json's n8n section names must have been built.
@@ -32,8 +59,7 @@ export function packPackage(): Promise<string> {
 		if (missing.length > 0) {
 			throw new Error(`Run "npm run build" first: the package would ship without ${missing.join(', ')}`);
 		}
-		const destination = fs.mkdtempSync(path.join(os.tmpdir(), 'travel-pricing-pack-'));
-		process.once('exit', () => fs.rmSync(destination, { recursive: true, force: true }));
+		const destination = packFolder();
 		const { stdout } = await runChecked('npm', ['pack', '--json', '--pack-destination', destination], {
 			cwd: REPO_ROOT,
 			timeoutMs: 120_000,
