@@ -8,8 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
-import { DEFAULT_PROXIMITY_MILES, EVENT_STATUS_CODES, eventImpactFilters } from '../shared/eventFilters';
-import { findEvents } from '../shared/eventImpact';
+import { DEFAULT_PROXIMITY_MILES, EVENT_STATUS_CODES, eventImpactFilters } from './eventFilters';
+import { findEvents } from './eventImpact';
 import { runPerItem } from '../shared/itemOutcomes';
 import { LISTING_THROTTLE_ADVICE, listingOptionFields, pagingFrom, returnAllFields } from '../shared/paging';
 import { requestOptionsFrom } from '../shared/properties';

@@ -17,7 +17,7 @@ import {
 	type DateOrderChoice,
 	type DayRange,
 	type DemandOutput,
-} from '../shared/demand';
+} from './demand';
 import { asItemError, describeValue, FieldError } from '../shared/errors';
 import { parsePositiveInteger } from '../shared/integerFields';
 import { runPerItem } from '../shared/itemOutcomes';

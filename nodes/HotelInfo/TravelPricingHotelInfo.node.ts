@@ -22,7 +22,7 @@ import {
 	splitHotelSources,
 	UnexpectedHotelInfoResponse,
 	type HotelRecord,
-} from '../shared/hotelInfo';
+} from './hotelInfo';
 import {
 	concurrencyOption,
 	numberOption,

@@ -17,14 +17,14 @@ import {
 	webhookRegistration,
 	type DeliveryAuth,
 	type DeliveryAuthParameters,
-} from '../shared/deliveryAuth';
+} from './deliveryAuth';
 import { describeValue, FieldError } from '../shared/errors';
 import { retryPolicyFrom } from '../shared/properties';
-import { receiveRateDelivery, type ReceiveOutcome } from '../shared/rateDelivery';
-import { compileRateFilter, type RateFilter, type RateFilterParameters } from '../shared/rateFilters';
+import { receiveRateDelivery, type ReceiveOutcome } from './rateDelivery';
+import { compileRateFilter, type RateFilter, type RateFilterParameters } from './rateFilters';
 import { apiRequest } from '../shared/transport';
 import type { WebhookRegistration } from '../shared/types';
-import { rateTriggerProperties } from './properties';
+import { rateTriggerProperties } from './description';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 

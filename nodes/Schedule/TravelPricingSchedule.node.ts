@@ -10,7 +10,7 @@ import {
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { asItemError } from '../shared/errors';
-import { nextRuns, type NextRuns } from '../shared/nextRuns';
+import { nextRuns, type NextRuns } from './nextRuns';
 import { retryOptionFields, retryPolicyFrom, throttleAdvice } from '../shared/properties';
 import type { RetryPolicy } from '../shared/retry';
 import {
@@ -20,10 +20,10 @@ import {
 	scheduleFieldsFrom,
 	selectionOrAll,
 	type ScheduleInput,
-} from '../shared/scheduleFields';
+} from './scheduleFields';
 import { apiRequest } from '../shared/transport';
 import type { Schedule, ScheduleFields } from '../shared/types';
-import { scheduleProperties, type ScheduleOperation } from './scheduleProperties';
+import { scheduleProperties, type ScheduleOperation } from './description';
 
 const THROTTLE_ADVICE = throttleAdvice(retryOptionFields);
 

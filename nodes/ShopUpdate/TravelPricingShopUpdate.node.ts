@@ -18,7 +18,7 @@ import {
 	shopUpdateResult,
 	type ShopUpdateInput,
 	type ShopUpdateRequest,
-} from '../shared/shopFields';
+} from './shopFields';
 import { apiRequest } from '../shared/transport';
 import { searchAirportLocations } from './airportLocations';
 

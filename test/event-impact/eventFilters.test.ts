@@ -4,7 +4,7 @@ import {
 	eventImpactFilters,
 	parseAttendeeFilter,
 	parseCodeList,
-} from '../../nodes/shared/eventFilters';
+} from '../../nodes/EventImpact/eventFilters';
 
 describe('category and subcategory take codes, lists and ranges (spec 4.5)', () => {
 	it.each([

@@ -7,7 +7,7 @@ import {
 	resolveDemandDates,
 	shapeDemand,
 	type DateOrderChoice,
-} from '../../nodes/shared/demand';
+} from '../../nodes/HotelDemand/demand';
 import type { HotelDemandResponse } from '../../nodes/shared/types';
 
 type Row = Record<string, number | string>;

@@ -8,7 +8,7 @@ import {
 	sourcesAsList,
 	splitHotelSources,
 	UnexpectedHotelInfoResponse,
-} from '../../nodes/shared/hotelInfo';
+} from '../../nodes/HotelInfo/hotelInfo';
 
 const booking = { websitecode: 1, websitename: 'Booking.com', url: 'https://booking.example/h', channeltype: 'OTA', snapshotavailable: true };
 const expedia = { websitecode: 2, websitename: 'Expedia', url: 'https://expedia.example/h', channeltype: 'OTA', snapshotavailable: false };

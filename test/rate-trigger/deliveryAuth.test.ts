@@ -14,7 +14,7 @@ import {
 	secretsMatch,
 	webhookRegistration,
 	type DeliveryAuth,
-} from '../../nodes/shared/deliveryAuth';
+} from '../../nodes/RateTrigger/deliveryAuth';
 import { FieldError } from '../../nodes/shared/errors';
 
 const basic = (userName: string, password: string) =>

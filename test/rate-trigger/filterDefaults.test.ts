@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { rateTriggerProperties } from '../../nodes/RateTrigger/properties';
-import { compileRateFilter, type RateFilterParameters } from '../../nodes/shared/rateFilters';
+import { rateTriggerProperties } from '../../nodes/RateTrigger/description';
+import { compileRateFilter, type RateFilterParameters } from '../../nodes/RateTrigger/rateFilters';
 import { fieldErrorOf } from '../harness/fieldErrors';
 import { rateRecord } from './fixtures';
 

@@ -7,7 +7,7 @@ import {
 
 import { TravelPricingRateTrigger } from '../../nodes/RateTrigger/TravelPricingRateTrigger.node';
 import { ACCESS_TOKEN_CREDENTIAL } from '../../nodes/shared/credentialNames';
-import { generatedSecret } from '../../nodes/shared/deliveryAuth';
+import { generatedSecret } from '../../nodes/RateTrigger/deliveryAuth';
 import {
 	hookContext,
 	PRODUCTION_URL,

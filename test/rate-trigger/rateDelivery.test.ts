@@ -1,6 +1,6 @@
-import type { DeliveryAuth } from '../../nodes/shared/deliveryAuth';
-import { receiveRateDelivery, type ReceiveSettings } from '../../nodes/shared/rateDelivery';
-import { compileRateFilter } from '../../nodes/shared/rateFilters';
+import type { DeliveryAuth } from '../../nodes/RateTrigger/deliveryAuth';
+import { receiveRateDelivery, type ReceiveSettings } from '../../nodes/RateTrigger/rateDelivery';
+import { compileRateFilter } from '../../nodes/RateTrigger/rateFilters';
 import { rateRecord } from './fixtures';
 
 const auth: DeliveryAuth = { type: 'bearer', token: 'delivery-secret' };

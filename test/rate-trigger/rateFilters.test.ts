@@ -1,5 +1,5 @@
 import { FieldError } from '../../nodes/shared/errors';
-import { compileRateFilter, type RateFilterParameters } from '../../nodes/shared/rateFilters';
+import { compileRateFilter, type RateFilterParameters } from '../../nodes/RateTrigger/rateFilters';
 import { rateRecord } from './fixtures';
 
 const passes = (parameters: RateFilterParameters, overrides: Record<string, unknown> = {}) =>

@@ -3,7 +3,7 @@ import {
 	MAX_RECORD_DEPTH,
 	rateRecordProblems,
 	readDeliveryContent,
-} from '../../nodes/shared/rateRecord';
+} from '../../nodes/RateTrigger/rateRecord';
 import { rateRecord } from './fixtures';
 
 describe('a delivery body becomes one candidate record per rate record', () => {

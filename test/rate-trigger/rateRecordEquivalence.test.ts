@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { rateRecordProblems } from '../../nodes/shared/rateRecord';
+import { rateRecordProblems } from '../../nodes/RateTrigger/rateRecord';
 import { rateRecord } from './fixtures';
 
 /**
@@ -193,7 +193,7 @@ describe('the record check does not depend on the zod n8n happens to ship', () =
 				throw new Error('zod is not available');
 			});
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const isolated = require('../../nodes/shared/rateRecord') as typeof import('../../nodes/shared/rateRecord');
+			const isolated = require('../../nodes/RateTrigger/rateRecord') as typeof import('../../nodes/RateTrigger/rateRecord');
 			expect(isolated.rateRecordProblems(rateRecord({ shopId: 'x' }))).toEqual(['shopId must be a number, got string']);
 		});
 	});

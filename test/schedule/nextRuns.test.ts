@@ -1,6 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 
-import { nextRuns, wallTimeInstant } from '../../nodes/shared/nextRuns';
+import { nextRuns, wallTimeInstant } from '../../nodes/Schedule/nextRuns';
 import type { ScheduleFields } from '../../nodes/shared/types';
 
 const BERLIN = 'Europe/Berlin';

@@ -15,7 +15,7 @@ import {
 	scheduleFieldsFrom,
 	selectionOrAll,
 	type ScheduleInput,
-} from '../../nodes/shared/scheduleFields';
+} from '../../nodes/Schedule/scheduleFields';
 
 const validInput: ScheduleInput = {
 	name: 'Paris daily',

@@ -9,7 +9,7 @@ import {
 	parseWebsiteCodes,
 	shopUpdateResult,
 	type ShopUpdateInput,
-} from '../../nodes/shared/shopFields';
+} from '../../nodes/ShopUpdate/shopFields';
 
 const located = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 

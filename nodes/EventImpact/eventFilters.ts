@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseCalendarDay } from './calendarDay';
-import { FieldError } from './errors';
-import { parseInteger, parsePositiveInteger } from './integerFields';
+import { parseCalendarDay } from '../shared/calendarDay';
+import { FieldError } from '../shared/errors';
+import { parseInteger, parsePositiveInteger } from '../shared/integerFields';
 
 /** The body of POST /eventimpact/ (spec 4.5), each filter in the type the spec gives it. */
 export interface EventImpactFilters {

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { EventImpactFilters } from './eventFilters';
-import { fetchPages, type Page } from './pager';
-import type { Paging } from './paging';
-import { apiRequest, type RequestSettings, type TravelPricingContext } from './transport';
-import type { EventImpactResponse, EventRecord } from './types';
+import { fetchPages, type Page } from '../shared/pager';
+import type { Paging } from '../shared/paging';
+import { apiRequest, type RequestSettings, type TravelPricingContext } from '../shared/transport';
+import type { EventImpactResponse, EventRecord } from '../shared/types';
 
 export const EVENT_IMPACT_ENDPOINT = '/eventimpact/';
 

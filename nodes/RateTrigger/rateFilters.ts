@@ -1,4 +1,4 @@
-import { FieldError } from './errors';
+import { FieldError } from '../shared/errors';
 
 /** The node's "Filters" collection as n8n hands it over: only the fields the user added. */
 export interface RateFilterParameters {

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldError } from './errors';
-import { parsePositiveInteger, wholeNumber } from './integerFields';
-import type { Market, MessageResponse, ShopUpdate } from './types';
+import { FieldError } from '../shared/errors';
+import { parsePositiveInteger, wholeNumber } from '../shared/integerFields';
+import type { Market, MessageResponse, ShopUpdate } from '../shared/types';
 
 /** The field labels as the node shows them, so an error names what the user sees. */
 export const SHOP_FIELD = {

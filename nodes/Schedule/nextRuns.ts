@@ -8,7 +8,7 @@ import {
 	parseMonths,
 	parseYears,
 } from './scheduleFields';
-import type { ScheduleFields } from './types';
+import type { ScheduleFields } from '../shared/types';
 
 /**
  * When a schedule will next run, from its fields alone. Times are wall-clock times in the

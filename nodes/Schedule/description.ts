@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { retryOptionFields } from '../shared/properties';
-import { MONTH_NAMES, WEEKDAY_NAMES } from '../shared/scheduleFields';
+import { MONTH_NAMES, WEEKDAY_NAMES } from './scheduleFields';
 
 export type ScheduleOperation = 'create' | 'update' | 'preview';
 

@@ -1,5 +1,5 @@
-import { FieldError } from './errors';
-import type { DemandEventRecord, DemandValueRow, HotelDemandResponse } from './types';
+import { FieldError } from '../shared/errors';
+import type { DemandEventRecord, DemandValueRow, HotelDemandResponse } from '../shared/types';
 
 /**
  * Pure shaping of a hotel demand shop result (GET /hoteldemanddata/{demandId}, spec 4.7): reading

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parsePositiveInteger } from './integerFields';
-import type { Hotel, Source } from './types';
+import { parsePositiveInteger } from '../shared/integerFields';
+import type { Hotel, Source } from '../shared/types';
 
 export const HOTEL_CODE_FIELD = 'Hotel Code';
 

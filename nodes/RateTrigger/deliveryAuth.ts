@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
-import { FieldError } from './errors';
-import type { WebhookRegistration } from './types';
+import { FieldError } from '../shared/errors';
+import type { WebhookRegistration } from '../shared/types';
 
 /**
  * How the service proves a rate delivery is its own (spec part 5: the `authType` registered with

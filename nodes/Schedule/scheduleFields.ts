@@ -1,7 +1,7 @@
-import { optionalCalendarDay, parseCalendarDay } from './calendarDay';
-import { FieldError } from './errors';
-import { parsePositiveInteger } from './integerFields';
-import type { ScheduleFields } from './types';
+import { optionalCalendarDay, parseCalendarDay } from '../shared/calendarDay';
+import { FieldError } from '../shared/errors';
+import { parsePositiveInteger } from '../shared/integerFields';
+import type { ScheduleFields } from '../shared/types';
 
 /**
  * Parsers for the schedule fields (SERVICE-SPEC part 2, "Schedule"). Each takes what n8n hands
