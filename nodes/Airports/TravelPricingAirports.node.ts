@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
@@ -9,9 +8,7 @@ import {
 
 import { listAirports, parseAirportCodes } from '../shared/airports';
 import { AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
-import { runPerItem } from '../shared/itemOutcomes';
-import { LISTING_THROTTLE_ADVICE, listingOptionFields, pagingFrom, returnAllFields } from '../shared/paging';
-import { requestOptionsFrom } from '../shared/properties';
+import { listingOptionFields, returnAllFields, runListing } from '../shared/paging';
 
 export class TravelPricingAirports implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,22 +48,10 @@ export class TravelPricingAirports implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		// Each item is its own listing; all run at once within the node's Concurrency.
-		const output = await runPerItem(
+		const output = await runListing(
 			this,
-			(itemIndex) => {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				return {
-					codes: parseAirportCodes('Codes', this.getNodeParameter('codes', itemIndex, '')),
-					paging: pagingFrom(
-						this.getNodeParameter('returnAll', itemIndex, false),
-						this.getNodeParameter('limit', itemIndex, 50),
-						options,
-					),
-					...requestOptionsFrom(options),
-				};
-			},
-			async ({ codes, paging, retry }, limiter, itemIndex) =>
-				await listAirports(this, { codes, ...paging, retry, limiter, throttleAdvice: LISTING_THROTTLE_ADVICE, itemIndex }),
+			(itemIndex) => parseAirportCodes('Codes', this.getNodeParameter('codes', itemIndex, '')),
+			async (codes, settings) => await listAirports(this, { codes, ...settings }),
 		);
 		return [output];
 	}

@@ -8,11 +8,9 @@ import {
 } from 'n8n-workflow';
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
+import { listingOptionFields, returnAllFields, runListing } from '../shared/paging';
 import { DEFAULT_PROXIMITY_MILES, EVENT_STATUS_CODES, eventImpactFilters } from './eventFilters';
 import { findEvents } from './eventImpact';
-import { runPerItem } from '../shared/itemOutcomes';
-import { LISTING_THROTTLE_ADVICE, listingOptionFields, pagingFrom, returnAllFields } from '../shared/paging';
-import { requestOptionsFrom } from '../shared/properties';
 
 export class TravelPricingEventImpact implements INodeType {
 	description: INodeTypeDescription = {
@@ -211,22 +209,10 @@ export class TravelPricingEventImpact implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const zone = this.getTimezone();
 		// Each item is its own search; all run at once within the node's Concurrency.
-		const output = await runPerItem(
+		const output = await runListing(
 			this,
-			(itemIndex) => {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				return {
-					filters: eventImpactFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject, zone),
-					paging: pagingFrom(
-						this.getNodeParameter('returnAll', itemIndex, false),
-						this.getNodeParameter('limit', itemIndex, 50),
-						options,
-					),
-					...requestOptionsFrom(options),
-				};
-			},
-			async ({ filters, paging, retry }, limiter, itemIndex) =>
-				await findEvents(this, filters, { ...paging, retry, limiter, throttleAdvice: LISTING_THROTTLE_ADVICE, itemIndex }),
+			(itemIndex) => eventImpactFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject, zone),
+			async (filters, settings) => await findEvents(this, filters, settings),
 		);
 		return [output];
 	}

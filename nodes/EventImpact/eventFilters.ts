@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseCalendarDay } from '../shared/calendarDay';
 import { FieldError } from '../shared/errors';
-import { parseInteger, parsePositiveInteger } from '../shared/integerFields';
+import { listEntries, parseCalendarDay, parseInteger, parsePositiveInteger } from '../shared/fields';
 
 /** The body of POST /eventimpact/ (spec 4.5), each filter in the type the spec gives it. */
 export interface EventImpactFilters {
@@ -81,7 +80,7 @@ export function parseCodeList(field: string, value: unknown): string {
 	if (typeof text !== 'string' || text.trim() === '') {
 		throw new FieldError(field, value, 'is empty; give codes such as 4, 1,4 or 7-9, or remove the filter');
 	}
-	const parts = text.split(',').map((part) => part.trim());
+	const parts = listEntries(text).map(String);
 	for (const part of parts) {
 		const range = /^(\d+)\s*-\s*(\d+)$/.exec(part);
 		if (range) {
@@ -94,9 +93,7 @@ export function parseCodeList(field: string, value: unknown): string {
 			throw new FieldError(
 				field,
 				value,
-				part === ''
-					? 'has an empty entry between commas'
-					: `"${part}" is not a code or a range; use whole numbers, commas and dashes, for example 1,4,7-9`,
+				`"${part}" is not a code or a range; use whole numbers, commas and dashes, for example 1,4,7-9`,
 			);
 		}
 	}

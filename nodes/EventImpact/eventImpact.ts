@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { EventImpactFilters } from './eventFilters';
-import { fetchPages, type Page } from '../shared/pager';
-import type { Paging } from '../shared/paging';
+import { fetchPages, type Page, type Paging } from '../shared/paging';
 import { apiRequest, type RequestSettings, type TravelPricingContext } from '../shared/transport';
 import type { EventImpactResponse, EventRecord } from '../shared/types';
 

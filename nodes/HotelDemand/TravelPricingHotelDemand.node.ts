@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INode,
@@ -9,7 +8,6 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { optionalCalendarDay } from '../shared/calendarDay';
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import {
 	dayRange,
@@ -18,14 +16,14 @@ import {
 	type DayRange,
 	type DemandOutput,
 } from './demand';
-import { asItemError, describeValue, FieldError } from '../shared/errors';
-import { parsePositiveInteger } from '../shared/integerFields';
+import { asItemError, FieldError, invalidInputError } from '../shared/errors';
+import { optionalCalendarDay, parsePositiveInteger } from '../shared/fields';
 import { runPerItem } from '../shared/itemOutcomes';
-import { concurrencyOption, requestOptionsFrom, retryOptionFields, throttleAdvice } from '../shared/properties';
+import { optionFields, requestOptionsFrom, throttleAdvice } from '../shared/options';
 import { apiRequest } from '../shared/transport';
 import type { HotelDemandResponse } from '../shared/types';
 
-const THROTTLE_ADVICE = throttleAdvice([concurrencyOption, ...retryOptionFields]);
+const THROTTLE_ADVICE = throttleAdvice(optionFields({ concurrency: true }));
 
 export class TravelPricingHotelDemand implements INodeType {
 	description: INodeTypeDescription = {
@@ -87,8 +85,7 @@ export class TravelPricingHotelDemand implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					concurrencyOption,
+				options: optionFields({ concurrency: true }, [
 					{
 						displayName: 'Date Order',
 						name: 'dateOrder',
@@ -115,7 +112,6 @@ export class TravelPricingHotelDemand implements INodeType {
 						description: 'Keep only dates on or after this day (a day in the workflow\'s timezone)',
 						displayOptions: { hide: { '/output': ['raw'] } },
 					},
-					...retryOptionFields,
 					{
 						displayName: 'To Date',
 						name: 'toDate',
@@ -124,7 +120,7 @@ export class TravelPricingHotelDemand implements INodeType {
 						description: 'Keep only dates on or before this day (a day in the workflow\'s timezone)',
 						displayOptions: { hide: { '/output': ['raw'] } },
 					},
-				],
+				]),
 			},
 		],
 	};
@@ -179,14 +175,11 @@ function shapeResponse(
 		return shapeDemand(response, shape, dateOrder, range);
 	} catch (error) {
 		if (!(error instanceof FieldError)) throw asItemError(node, error, itemIndex);
-		throw new NodeOperationError(
+		throw invalidInputError(
 			node,
-			`Invalid ${error.field} ${describeValue(error.value)} in item ${itemIndex}: ${error.reason}`,
-			{
-				itemIndex,
-				description:
-					'The service answered, but its nn/nn/yyyy dates cannot be read in this order. Set Options > Date Order to Day First or Month First (the Raw output shows the dates as sent).',
-			},
+			error,
+			itemIndex,
+			'The service answered, but its nn/nn/yyyy dates cannot be read in this order. Set Options > Date Order to Day First or Month First (the Raw output shows the dates as sent).',
 		);
 	}
 }

@@ -13,6 +13,7 @@ import {
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { asItemError } from '../shared/errors';
+import { failedItem } from '../shared/itemOutcomes';
 import {
 	hotelInfoRequestBody,
 	hotelsFromResponse,
@@ -23,14 +24,7 @@ import {
 	UnexpectedHotelInfoResponse,
 	type HotelRecord,
 } from './hotelInfo';
-import {
-	concurrencyOption,
-	numberOption,
-	requestLimiter,
-	requestOptionsFrom,
-	retryOptionFields,
-	throttleAdvice,
-} from '../shared/properties';
+import { numberOption, optionFields, requestLimiter, requestOptionsFrom, throttleAdvice } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 
@@ -55,10 +49,8 @@ const batchSizeOption: INodeProperties = {
 		'How many hotel codes to ask for in one request. 1 sends one request per hotel code. Applies to the whole run: when an expression gives items different values, the smallest holds.',
 };
 
-const optionFields: INodeProperties[] = [
+const OPTION_FIELDS: INodeProperties[] = optionFields({ concurrency: true }, [
 	batchSizeOption,
-	concurrencyOption,
-	...retryOptionFields,
 	{
 		displayName: 'Split Sources',
 		name: 'splitSources',
@@ -67,8 +59,8 @@ const optionFields: INodeProperties[] = [
 		description:
 			'Whether to output one item per source (website) of the hotel, the hotel\'s fields kept, instead of one item per hotel with a list of sources',
 	},
-];
-const THROTTLE_ADVICE = throttleAdvice(optionFields);
+]);
+const THROTTLE_ADVICE = throttleAdvice(OPTION_FIELDS);
 
 export class TravelPricingHotelInfo implements INodeType {
 	description: INodeTypeDescription = {
@@ -102,7 +94,7 @@ export class TravelPricingHotelInfo implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: optionFields,
+				options: OPTION_FIELDS,
 			},
 		],
 	};
@@ -113,7 +105,7 @@ export class TravelPricingHotelInfo implements INodeType {
 
 		// Each item's hotel code and options, or why it cannot be sent; checked for all items before
 		// any request.
-		const queries: Array<HotelQuery | Error> = [];
+		const queries: Array<HotelQuery | INodeExecutionData> = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
 				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -123,17 +115,15 @@ export class TravelPricingHotelInfo implements INodeType {
 					...requestOptionsFrom(options),
 				});
 			} catch (error) {
-				const itemError = asItemError(node, error, itemIndex);
-				if (!this.continueOnFail()) throw itemError;
-				queries.push(itemError);
+				queries.push(failedItem(this, error, itemIndex));
 			}
 		}
 
 		// The batches are one plan for the whole run, so Batch Size, like Concurrency, is the run's.
-		const valid = queries.filter((query): query is HotelQuery => !(query instanceof Error));
+		const valid = queries.filter((query): query is HotelQuery => !('json' in query));
 		const batchSize = valid.reduce((smallest, query) => Math.min(smallest, query.batchSize), Infinity);
 		const batches = planHotelBatches(valid.map((query) => query.code), batchSize);
-		const askedCodes = queries.map((query) => (query instanceof Error ? query : query.code));
+		const askedCodes = queries.map((query) => ('json' in query ? query : query.code));
 		const limiter = requestLimiter(valid.map((query) => query.concurrency));
 		// A failed batch fails only the items that asked for its codes, so failures are kept, not thrown.
 		const outcomes = await Promise.all(
@@ -161,10 +151,13 @@ export class TravelPricingHotelInfo implements INodeType {
 		const returnData: INodeExecutionData[] = [];
 		askedCodes.forEach((asked, itemIndex) => {
 			const pairedItem = { item: itemIndex };
-			const answer = typeof asked === 'number' ? hotelOrError(node, outcomeOfCode.get(asked), asked, itemIndex) : asked;
+			if (typeof asked !== 'number') {
+				returnData.push(asked);
+				return;
+			}
+			const answer = hotelOrError(node, outcomeOfCode.get(asked), asked, itemIndex);
 			if (answer instanceof Error) {
-				if (!this.continueOnFail()) throw answer;
-				returnData.push({ json: { error: answer.message }, pairedItem });
+				returnData.push(failedItem(this, answer, itemIndex));
 				return;
 			}
 			const splitSources = this.getNodeParameter('options.splitSources', itemIndex, false) as boolean;

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { parsePositiveInteger } from '../shared/integerFields';
+import { parsePositiveInteger } from '../shared/fields';
 import type { Hotel, Source } from '../shared/types';
 
 export const HOTEL_CODE_FIELD = 'Hotel Code';

@@ -18,8 +18,8 @@ import {
 	type DeliveryAuth,
 	type DeliveryAuthParameters,
 } from './deliveryAuth';
-import { describeValue, FieldError } from '../shared/errors';
-import { retryPolicyFrom } from '../shared/properties';
+import { FieldError, invalidValueMessage } from '../shared/errors';
+import { retryPolicyFrom } from '../shared/options';
 import { receiveRateDelivery, type ReceiveOutcome } from './rateDelivery';
 import { compileRateFilter, type RateFilter, type RateFilterParameters } from './rateFilters';
 import { apiRequest } from '../shared/transport';
@@ -229,11 +229,9 @@ function asSettingError<T>(context: TriggerContext, build: () => T): T {
 		return build();
 	} catch (error) {
 		if (error instanceof FieldError) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`Invalid ${error.field} ${describeValue(error.value)}: ${error.reason}`,
-				{ description: `Fix the "${error.field}" field of the trigger.` },
-			);
+			throw new NodeOperationError(context.getNode(), invalidValueMessage(error), {
+				description: `Fix the "${error.field}" field of the trigger.`,
+			});
 		}
 		throw new NodeOperationError(context.getNode(), error as Error);
 	}

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
 import { FieldError } from '../shared/errors';
+import { parseRequiredText } from '../shared/fields';
 import type { WebhookRegistration } from '../shared/types';
 
 /**
@@ -54,7 +55,7 @@ export function deliveryAuthFrom(
 		case 'generatedSecret':
 			return { type: 'bearer', token: derivedSecret() };
 		case 'basic': {
-			const userName = requiredText('User Name', parameters.userName);
+			const userName = parseRequiredText('User Name', parameters.userName);
 			// RFC 7617: the user-id ends at the first colon, so one inside it could never match.
 			if (userName.includes(':')) {
 				throw new FieldError('User Name', userName, 'must not contain a colon (:)');
@@ -64,7 +65,7 @@ export function deliveryAuthFrom(
 		case 'bearer':
 			return { type: 'bearer', token: requiredSecret('Token', parameters.token) };
 		case 'header': {
-			const headerName = requiredText('Header Name', parameters.headerName);
+			const headerName = parseRequiredText('Header Name', parameters.headerName);
 			if (!HEADER_NAME.test(headerName)) {
 				throw new FieldError(
 					'Header Name',
@@ -81,16 +82,10 @@ export function deliveryAuthFrom(
 	}
 }
 
-function requiredText(field: string, value: unknown): string {
-	const text = typeof value === 'string' ? value.trim() : '';
-	if (text === '') throw new FieldError(field, value, 'is required for this authentication');
-	return text;
-}
-
 /** Secrets are taken as typed (spaces may be part of them) and never echoed in the error. */
 function requiredSecret(field: string, value: unknown): string {
 	if (typeof value !== 'string' || value.trim() === '') {
-		throw new FieldError(field, '', 'is required for this authentication');
+		throw new FieldError(field, '', 'is required');
 	}
 	return value;
 }

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { retryOptionFields } from '../shared/properties';
+import { optionFields } from '../shared/options';
 
 const automatic = { registration: ['automatic'] };
 const manual = { registration: ['manual'] };
@@ -217,15 +217,13 @@ const filters: INodeProperties = {
 	],
 };
 
-// In alphabetical order, as n8n lists the options a user can add.
 const options: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [
-		...retryOptionFields,
+	options: optionFields({}, [
 		{
 			displayName: 'Pass Invalid Records',
 			name: 'passInvalidRecords',
@@ -234,7 +232,7 @@ const options: INodeProperties = {
 			description:
 				'Whether to start the workflow for records that do not match the rate record format too, with the problems in their "_validationErrors" field. Off: such a delivery is answered 400 and starts nothing.',
 		},
-	],
+	]),
 };
 
 export const rateTriggerProperties: INodeProperties[] = [

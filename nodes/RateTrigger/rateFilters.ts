@@ -1,4 +1,5 @@
 import { FieldError } from '../shared/errors';
+import { listEntries, wholeNumber } from '../shared/fields';
 
 /** The node's "Filters" collection as n8n hands it over: only the fields the user added. */
 export interface RateFilterParameters {
@@ -54,24 +55,13 @@ function isRate(value: unknown): value is number {
 	return typeof value === 'number' && Number.isFinite(value);
 }
 
-/** Items of a list field: a comma list typed by hand, or an array an expression produced. */
-function listEntries(value: unknown): unknown[] {
-	if (Array.isArray(value)) return value;
-	if (typeof value === 'number') return [value];
-	if (typeof value !== 'string') return [];
-	return value
-		.split(/[,;\s]+/)
-		.map((entry) => entry.trim())
-		.filter((entry) => entry !== '');
-}
-
 function codeSet(field: string, value: unknown): Set<number> | undefined {
 	const entries = listEntries(value);
 	if (entries.length === 0) return undefined;
 	const codes = new Set<number>();
 	for (const entry of entries) {
-		const code = typeof entry === 'number' ? entry : typeof entry === 'string' && /^-?\d+$/.test(entry) ? Number(entry) : NaN;
-		if (!Number.isSafeInteger(code)) {
+		const code = wholeNumber(entry);
+		if (code === undefined) {
 			throw new FieldError(field, value, `"${String(entry)}" is not a whole number; separate codes with commas`);
 		}
 		codes.add(code);

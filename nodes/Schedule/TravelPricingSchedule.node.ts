@@ -10,8 +10,9 @@ import {
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { asItemError } from '../shared/errors';
+import { failedItem } from '../shared/itemOutcomes';
 import { nextRuns, type NextRuns } from './nextRuns';
-import { retryOptionFields, retryPolicyFrom, throttleAdvice } from '../shared/properties';
+import { optionFields, retryPolicyFrom, throttleAdvice } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import {
 	SCHEDULE_FIELD_LABELS,
@@ -25,7 +26,7 @@ import { apiRequest } from '../shared/transport';
 import type { Schedule, ScheduleFields } from '../shared/types';
 import { scheduleProperties, type ScheduleOperation } from './description';
 
-const THROTTLE_ADVICE = throttleAdvice(retryOptionFields);
+const THROTTLE_ADVICE = throttleAdvice(optionFields({}));
 
 export class TravelPricingSchedule implements INodeType {
 	description: INodeTypeDescription = {
@@ -73,9 +74,7 @@ export class TravelPricingSchedule implements INodeType {
 				}
 				output.push({ json: withNextRuns(schedule, upcoming), pairedItem: { item: itemIndex } });
 			} catch (error) {
-				const itemError = asItemError(this.getNode(), error, itemIndex);
-				if (!this.continueOnFail()) throw itemError;
-				output.push({ json: { error: itemError.message }, pairedItem: { item: itemIndex } });
+				output.push(failedItem(this, error, itemIndex));
 			}
 		}
 

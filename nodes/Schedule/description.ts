@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { retryOptionFields } from '../shared/properties';
-import { MONTH_NAMES, WEEKDAY_NAMES } from './scheduleFields';
+import { optionFields } from '../shared/options';
+import { WEEKDAY_OPTIONS } from '../shared/fields';
+import { MONTH_NAMES } from './scheduleFields';
 
 export type ScheduleOperation = 'create' | 'update' | 'preview';
 
@@ -9,10 +10,6 @@ const showOnlyForUpdate = { show: { operation: ['update'] } };
 
 // Calendar order, not alphabetical: a person scans months and weekdays in the order they come.
 const MONTH_OPTIONS: INodePropertyOptions[] = MONTH_NAMES.map((name, index) => ({ name, value: index + 1 }));
-const WEEKDAY_OPTIONS: INodePropertyOptions[] = [1, 2, 3, 4, 5, 6, 0].map((number) => ({
-	name: WEEKDAY_NAMES[number],
-	value: number,
-}));
 
 export const scheduleProperties: INodeProperties[] = [
 	{
@@ -192,8 +189,7 @@ export const scheduleProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [
-			...retryOptionFields,
+		options: optionFields({}, [
 			{
 				displayName: 'Next Runs to Show',
 				name: 'nextRunsToShow',
@@ -203,6 +199,6 @@ export const scheduleProperties: INodeProperties[] = [
 				description:
 					'How many upcoming run times to list in nextRuns, in the workflow\'s timezone',
 			},
-		],
+		]),
 	},
 ];

@@ -1,6 +1,14 @@
-import { optionalCalendarDay, parseCalendarDay } from '../shared/calendarDay';
 import { FieldError } from '../shared/errors';
-import { parsePositiveInteger } from '../shared/integerFields';
+import {
+	listEntries,
+	optionalCalendarDay,
+	parseCalendarDay,
+	parsePositiveInteger,
+	parseRequiredText,
+	parseWholeNumber,
+	WEEKDAY_RULE_TEXT,
+	weekdayNumber,
+} from '../shared/fields';
 import type { ScheduleFields } from '../shared/types';
 
 /**
@@ -45,16 +53,6 @@ export const MONTH_NAMES = [
 	'December',
 ] as const;
 
-/** Spec numbering: 1 Monday ... 6 Saturday, 0 Sunday. Index = the number sent. */
-export const WEEKDAY_NAMES = [
-	'Sunday',
-	'Monday',
-	'Tuesday',
-	'Wednesday',
-	'Thursday',
-	'Friday',
-	'Saturday',
-] as const;
 
 /** A list field after parsing: its wire form and the values it selects (undefined = all). */
 export interface ParsedList {
@@ -70,22 +68,21 @@ interface ListRule {
 	itemIs: string;
 	/** Empty means "all" for Years, Days of Month and Hours; Months and Days of Week have a mode. */
 	emptyMeansAll: boolean;
-	/** Names a spreadsheet may hold instead of numbers ("Mon", "march"). */
-	names?: Map<string, number>;
+	/** Reads a name a spreadsheet may hold instead of a number ("Mon", "march"). */
+	named?: (text: string) => number | undefined;
 	/** The spec allows ranges on the wire only for the day of month; elsewhere they are expanded. */
 	keepRanges?: boolean;
 	/** Weekdays wrap: Friday-Monday (5-1) is Friday, Saturday, Sunday, Monday. */
 	wraps?: boolean;
 }
 
-function namesToNumbers(names: readonly string[], first: number): Map<string, number> {
-	const map = new Map<string, number>();
-	names.forEach((name, index) => {
-		map.set(name.toLowerCase(), index + first);
-		map.set(name.slice(0, 3).toLowerCase(), index + first);
-	});
-	return map;
-}
+/** Month names, whole or in three letters, any case: "March", "mar". */
+const MONTH_BY_NAME = new Map<string, number>(
+	MONTH_NAMES.flatMap((name, index) => [
+		[name.toLowerCase(), index + 1],
+		[name.slice(0, 3).toLowerCase(), index + 1],
+	]),
+);
 
 const YEAR_RULE: ListRule = {
 	field: L.years,
@@ -101,16 +98,16 @@ const MONTH_RULE: ListRule = {
 	max: 12,
 	itemIs: 'a month (1 January to 12 December, or a name such as March)',
 	emptyMeansAll: false,
-	names: namesToNumbers(MONTH_NAMES, 1),
+	named: (text) => MONTH_BY_NAME.get(text.toLowerCase()),
 };
 
 const WEEKDAY_RULE: ListRule = {
 	field: L.daysOfWeek,
 	min: 0,
 	max: 6,
-	itemIs: 'a day of the week (1 Monday to 6 Saturday, 0 Sunday, or a name such as Monday)',
+	itemIs: WEEKDAY_RULE_TEXT,
 	emptyMeansAll: false,
-	names: namesToNumbers(WEEKDAY_NAMES, 0),
+	named: weekdayNumber,
 	wraps: true,
 };
 
@@ -131,24 +128,18 @@ const HOUR_RULE: ListRule = {
 	emptyMeansAll: true,
 };
 
-/** Splits what an expression or a field produced into trimmed items; undefined when empty. */
+/** The list's items as text (the one list rule every node reads by); undefined when empty. */
 function listItems(value: unknown, field: string): string[] | undefined {
-	if (value === undefined || value === null) return undefined;
-	const parts: unknown[] = Array.isArray(value) ? value : [value];
-	const items: string[] = [];
-	for (const part of parts) {
-		if (typeof part === 'number') items.push(String(part));
-		else if (typeof part === 'string') items.push(...part.split(','));
-		else throw new FieldError(field, value, 'expected a comma-separated list such as 1,3,5');
-	}
-	const trimmed = items.map((item) => item.trim());
-	if (trimmed.length === 1 && trimmed[0] === '') return undefined;
-	if (trimmed.length === 0) return undefined;
-	return trimmed;
+	const items = listEntries(value).map((entry) => {
+		if (typeof entry === 'number') return String(entry);
+		if (typeof entry === 'string') return entry;
+		throw new FieldError(field, value, 'expected a comma-separated list such as 1,3,5');
+	});
+	return items.length === 0 ? undefined : items;
 }
 
 function itemNumber(item: string, value: unknown, rule: ListRule): number {
-	const named = rule.names?.get(item.toLowerCase());
+	const named = rule.named?.(item);
 	if (named !== undefined) return named;
 	const number = /^\d+$/.test(item) ? Number(item) : NaN;
 	if (!Number.isInteger(number) || number < rule.min || number > rule.max) {
@@ -176,9 +167,6 @@ function parseList(value: unknown, rule: ListRule): ParsedList {
 	const selected = new Set<number>();
 	const wireItems: string[] = [];
 	for (const item of items) {
-		if (item === '') {
-			throw new FieldError(rule.field, value, 'the list has an empty item (a doubled or trailing comma)');
-		}
 		if (item === ALL) {
 			throw new FieldError(rule.field, value, '"*" means all and cannot be combined with other values');
 		}
@@ -227,16 +215,6 @@ export function parseHours(value: unknown): ParsedList {
 	return parseList(value, HOUR_RULE);
 }
 
-function wholeNumber(value: unknown, field: string, min: number, max: number, itemIs: string): number {
-	const text = typeof value === 'string' ? value.trim() : value;
-	if (text === undefined || text === null || text === '') throw new FieldError(field, value, 'required');
-	const number = typeof text === 'number' ? text : typeof text === 'string' && /^\d+$/.test(text) ? Number(text) : NaN;
-	if (!Number.isInteger(number) || number < min || number > max) {
-		throw new FieldError(field, value, `must be ${itemIs}`);
-	}
-	return number;
-}
-
 /** Months and Days of Week are a mode (All or Selected) plus the selection. */
 export function selectionOrAll(field: string, mode: unknown, selection: unknown): unknown {
 	if (mode === 'all') return ALL;
@@ -246,11 +224,11 @@ export function selectionOrAll(field: string, mode: unknown, selection: unknown)
 
 /** The spec gives minute and seconds as one value each, 0 to 59. */
 export function parseMinute(value: unknown): string {
-	return String(wholeNumber(value, L.minute, 0, 59, 'a whole number from 0 to 59'));
+	return String(parseWholeNumber(L.minute, value, { min: 0, max: 59 }));
 }
 
 export function parseSecond(value: unknown): string {
-	return String(wholeNumber(value, L.second, 0, 59, 'a whole number from 0 to 59'));
+	return String(parseWholeNumber(L.second, value, { min: 0, max: 59 }));
 }
 
 const INT32_MAX = 2_147_483_647;
@@ -265,7 +243,7 @@ export const DEFAULT_NEXT_RUNS = 5;
 /** "Next Runs to Show" in the node options. */
 export function parseNextRunsToShow(value: unknown): number {
 	if (value === undefined) return DEFAULT_NEXT_RUNS;
-	return wholeNumber(value, 'Next Runs to Show', 1, 100, 'a whole number from 1 to 100');
+	return parseWholeNumber('Next Runs to Show', value, { min: 1, max: 100 });
 }
 
 /** An ID like the others, and the path parameter is an int32 (spec 4.3). */
@@ -276,10 +254,7 @@ export function parseScheduleId(value: unknown): number {
 }
 
 export function parseScheduleName(value: unknown): string {
-	const name = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-	if (name === undefined) throw new FieldError(L.name, value, 'must be text');
-	if (name === '') throw new FieldError(L.name, value, 'required');
-	return name;
+	return parseRequiredText(L.name, value);
 }
 
 /** Spec: 1 = active, 0 = inactive. Expressions may also say "active" / "inactive". */

@@ -9,11 +9,11 @@ import {
 } from 'n8n-workflow';
 
 import { ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
-import { asItemError } from '../shared/errors';
-import { retryOptionFields, retryPolicyFrom, throttleAdvice } from '../shared/properties';
+import { WEEKDAY_OPTIONS } from '../shared/fields';
+import { failedItem } from '../shared/itemOutcomes';
+import { optionFields, retryPolicyFrom, throttleAdvice } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import {
-	HORIZON_DAYS_OF_WEEK,
 	parseShopUpdate,
 	shopUpdateResult,
 	type ShopUpdateInput,
@@ -22,7 +22,8 @@ import {
 import { apiRequest } from '../shared/transport';
 import { searchAirportLocations } from './airportLocations';
 
-const THROTTLE_ADVICE = throttleAdvice(retryOptionFields);
+const OPTION_FIELDS = optionFields({});
+const THROTTLE_ADVICE = throttleAdvice(OPTION_FIELDS);
 
 function locationField(displayName: string, name: string, description: string): INodeProperties {
 	return {
@@ -166,7 +167,7 @@ export class TravelPricingShopUpdate implements INodeType {
 				displayName: 'Horizon Days of Week',
 				name: 'horizonDaysOfWeek',
 				type: 'multiOptions',
-				options: HORIZON_DAYS_OF_WEEK,
+				options: WEEKDAY_OPTIONS,
 				default: [],
 				description:
 					'Only shop these days of the week within the horizon. Leave empty to leave the choice to the service. Sent as 1 (Monday) to 6 (Saturday) and 0 (Sunday).',
@@ -195,7 +196,7 @@ export class TravelPricingShopUpdate implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [...retryOptionFields],
+				options: OPTION_FIELDS,
 			},
 		],
 	};
@@ -206,19 +207,16 @@ export class TravelPricingShopUpdate implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		const node = this.getNode();
 
 		// Every item is checked before the first shop is changed, so a bad item stops the run
 		// (without "Continue") with nothing half done.
-		const requests: Array<(ShopUpdateRequest & { retry: RetryPolicy }) | Error> = [];
+		const requests: Array<(ShopUpdateRequest & { retry: RetryPolicy }) | INodeExecutionData> = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
 				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 				requests.push({ ...parseShopUpdate(readShopInput(this, itemIndex)), retry: retryPolicyFrom(options) });
 			} catch (error) {
-				const itemError = asItemError(node, error, itemIndex);
-				if (!this.continueOnFail()) throw itemError;
-				requests.push(itemError);
+				requests.push(failedItem(this, error, itemIndex));
 			}
 		}
 
@@ -226,8 +224,8 @@ export class TravelPricingShopUpdate implements INodeType {
 		const returnData: INodeExecutionData[] = [];
 		for (const [itemIndex, request] of requests.entries()) {
 			const pairedItem = { item: itemIndex };
-			if (request instanceof Error) {
-				returnData.push({ json: { error: request.message }, pairedItem });
+			if ('json' in request) {
+				returnData.push(request);
 				continue;
 			}
 			try {
@@ -242,9 +240,7 @@ export class TravelPricingShopUpdate implements INodeType {
 				});
 				returnData.push({ json: shopUpdateResult(request.shopId, response), pairedItem });
 			} catch (error) {
-				const failure = asItemError(node, error, itemIndex);
-				if (!this.continueOnFail()) throw failure;
-				returnData.push({ json: { error: failure.message }, pairedItem });
+				returnData.push(failedItem(this, error, itemIndex));
 			}
 		}
 		return [returnData];

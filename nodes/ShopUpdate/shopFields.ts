@@ -1,7 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldError } from '../shared/errors';
-import { parsePositiveInteger, wholeNumber } from '../shared/integerFields';
+import {
+	listEntries,
+	parsePositiveInteger,
+	parseRequiredText,
+	WEEKDAY_OPTIONS,
+	WEEKDAY_RULE_TEXT,
+	weekdayNumber,
+	wholeNumber,
+} from '../shared/fields';
 import type { Market, MessageResponse, ShopUpdate } from '../shared/types';
 
 /** The field labels as the node shows them, so an error names what the user sees. */
@@ -63,14 +71,6 @@ export function parseShopUpdate(input: ShopUpdateInput): ShopUpdateRequest {
 	return { shopId, body };
 }
 
-export function parseRequiredText(field: string, value: unknown): string {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value !== 'string' || value.trim() === '') {
-		throw new FieldError(field, value, typeof value === 'string' || value == null ? 'is required' : 'must be text');
-	}
-	return value.trim();
-}
-
 /**
  * A location as a resource locator holds it (`{ __rl, mode, value }`: chosen from the airport list
  * or typed), or as plain text when an expression filled the whole market.
@@ -111,19 +111,6 @@ export function parseMarkets(value: unknown): Market[] {
 			dropLocation: parseRequiredText(`${SHOP_FIELD.dropLocation} ${place}`, locationValue(dropLocation)),
 		};
 	});
-}
-
-/** Parses a comma-separated list ("1, 2, 3") or a list from an expression into its entries. */
-function listEntries(value: unknown): unknown[] {
-	if (Array.isArray(value)) return value;
-	if (typeof value === 'string') {
-		return value
-			.split(',')
-			.map((entry) => entry.trim())
-			.filter((entry) => entry !== '');
-	}
-	if (value === undefined || value === null) return [];
-	return [value];
 }
 
 /** Spec part 2: websiteCode is a required list of integers. Duplicates are sent once. */
@@ -179,31 +166,14 @@ export function parseTimeOfDay(field: string, value: unknown): string {
  * the horizon, numbered like a schedule's `dow`: 1 Monday ... 6 Saturday, 0 Sunday. Sent sorted
  * Monday first, each day once.
  */
-export const HORIZON_DAYS_OF_WEEK = [
-	{ name: 'Monday', value: 1 },
-	{ name: 'Tuesday', value: 2 },
-	{ name: 'Wednesday', value: 3 },
-	{ name: 'Thursday', value: 4 },
-	{ name: 'Friday', value: 5 },
-	{ name: 'Saturday', value: 6 },
-	{ name: 'Sunday', value: 0 },
-];
 
-const DAY_ORDER = HORIZON_DAYS_OF_WEEK.map((day) => day.value);
+const DAY_ORDER = WEEKDAY_OPTIONS.map((day) => day.value);
 
 export function parseHorizonDaysOfWeek(value: unknown): number[] {
 	const days = listEntries(value).map((entry) => {
-		const named = HORIZON_DAYS_OF_WEEK.find(
-			(day) => typeof entry === 'string' && day.name.toLowerCase() === entry.trim().toLowerCase(),
-		);
-		if (named) return named.value;
-		const day = wholeNumber(entry);
-		if (day === undefined || day < 0 || day > 6) {
-			throw new FieldError(
-				SHOP_FIELD.horizonDaysOfWeek,
-				value,
-				`${JSON.stringify(entry)} is not a day of the week (1 Monday ... 6 Saturday, 0 Sunday, or the day's name)`,
-			);
+		const day = weekdayNumber(entry);
+		if (day === undefined) {
+			throw new FieldError(SHOP_FIELD.horizonDaysOfWeek, value, `${JSON.stringify(entry)} is not ${WEEKDAY_RULE_TEXT}`);
 		}
 		return day;
 	});

@@ -1,11 +1,9 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { FieldError } from './errors';
-import { fetchPages, type Page } from './pager';
-import { apiRequest, serviceReason, type RequestSettings, type TravelPricingContext } from './transport';
+import { fetchPages, type Page } from './paging';
+import { AIRPORTS_PATH, apiRequest, serviceReason, type RequestSettings, type TravelPricingContext } from './transport';
 import type { Airport, AirportsResponse } from './types';
-
-export const AIRPORTS_ENDPOINT = '/api/v1/references/airports';
 
 export interface AirportSearch extends RequestSettings {
 	/** IATA codes, already checked by parseAirportCodes; none lists every airport. */
@@ -55,7 +53,7 @@ export async function searchAirports(
 	const qs: IDataObject = { page: search.page, size: search.size };
 	if (search.codes && search.codes.length > 0) qs.codes = search.codes.join(',');
 	const { retry, limiter, throttleAdvice, itemIndex } = search;
-	const response = await apiRequest.call(context, 'GET', AIRPORTS_ENDPOINT, {
+	const response = await apiRequest.call(context, 'GET', AIRPORTS_PATH, {
 		qs,
 		idempotent: true,
 		retry,

@@ -22,16 +22,20 @@ export function describeValue(value: unknown): string {
 	return `"${text.length > 80 ? `${text.slice(0, 77)}...` : text}"`;
 }
 
+/** `Invalid FIELD "VALUE" in item N: REASON`, the one wording of a bad value; a trigger's settings have no item. */
+export function invalidValueMessage(error: FieldError, itemIndex?: number): string {
+	const where = itemIndex === undefined ? '' : ` in item ${itemIndex}`;
+	return `Invalid ${error.field} ${describeValue(error.value)}${where}: ${error.reason}`;
+}
+
 /** The error a user sees for bad input: it names the field, the value and the item. */
-export function invalidInputError(node: INode, error: FieldError, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(
-		node,
-		`Invalid ${error.field} ${describeValue(error.value)} in item ${itemIndex}: ${error.reason}`,
-		{
-			itemIndex,
-			description: `Fix the "${error.field}" field (or the expression that fills it) for item ${itemIndex}. Nothing was sent to the service for this item.`,
-		},
-	);
+export function invalidInputError(
+	node: INode,
+	error: FieldError,
+	itemIndex: number,
+	description = `Fix the "${error.field}" field (or the expression that fills it) for item ${itemIndex}. Nothing was sent to the service for this item.`,
+): NodeOperationError {
+	return new NodeOperationError(node, invalidValueMessage(error, itemIndex), { itemIndex, description });
 }
 
 /** Field errors become input errors for the item; anything else passes through unchanged. */

@@ -2,7 +2,17 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { settle, type RequestLimiter, type Settled } from './concurrency';
 import { asItemError } from './errors';
-import { requestLimiter } from './properties';
+import { requestLimiter } from './options';
+
+/**
+ * One item's failure as n8n's "On Error" setting wants it: thrown, so the node stops, unless the
+ * node continues on failure; then the error item to put out in the item's place.
+ */
+export function failedItem(context: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
+	const itemError = asItemError(context.getNode(), error, itemIndex);
+	if (!context.continueOnFail()) throw itemError;
+	return { json: { error: itemError.message }, pairedItem: { item: itemIndex } };
+}
 
 /**
  * Output items from each input item's outcome, paired with it: its records, or, when the node
@@ -16,9 +26,7 @@ export function pairOutcomes(
 	outcomes.forEach((outcome, itemIndex) => {
 		const pairedItem = { item: itemIndex };
 		if ('error' in outcome) {
-			const itemError = asItemError(context.getNode(), outcome.error, itemIndex);
-			if (!context.continueOnFail()) throw itemError;
-			output.push({ json: { error: itemError.message }, pairedItem });
+			output.push(failedItem(context, outcome.error, itemIndex));
 			return;
 		}
 		for (const record of outcome.value) output.push({ json: record as IDataObject, pairedItem });

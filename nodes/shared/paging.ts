@@ -1,7 +1,15 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { parsePositiveInteger } from './integerFields';
-import { concurrencyOption, numberOption, retryOptionFields, throttleAdvice } from './properties';
+import { mapWithConcurrency } from './concurrency';
+import { parsePositiveInteger } from './fields';
+import { runPerItem } from './itemOutcomes';
+import { numberOption, optionFields, pageSizeOption, requestOptionsFrom, throttleAdvice } from './options';
+import type { RequestSettings } from './transport';
+
+/**
+ * Paged listings (events, airports): the Return All, Limit and Page Size the user sets, and the
+ * reading of the pages they ask for.
+ */
 
 /** What the user asked of a paged listing (events, airports). */
 export interface Paging {
@@ -9,8 +17,6 @@ export interface Paging {
 	limit?: number;
 	pageSize: number;
 }
-
-export const DEFAULT_PAGE_SIZE = 100;
 
 /** Return All and Limit, the pair every n8n listing offers. */
 export function returnAllFields(noun: string): INodeProperties[] {
@@ -35,21 +41,8 @@ export function returnAllFields(noun: string): INodeProperties[] {
 	];
 }
 
-/** Page Size, for the node's Options collection (next to Concurrency and the retry options). */
-export const pageSizeOption: INodeProperties = {
-	displayName: 'Page Size',
-	name: 'pageSize',
-	type: 'number',
-	typeOptions: { minValue: 1, numberPrecision: 0 },
-	default: DEFAULT_PAGE_SIZE,
-	description:
-		'How many records to ask for per request. The service may send fewer per page; paging follows what it sends.',
-};
-
-/** The Options collection of a paged listing (events, airports), in name order. */
-export const listingOptionFields: INodeProperties[] = [concurrencyOption, pageSizeOption, ...retryOptionFields].sort(
-	(a, b) => a.displayName.localeCompare(b.displayName),
-);
+/** The Options collection of a paged listing (events, airports). */
+export const listingOptionFields: INodeProperties[] = optionFields({ concurrency: true, pageSize: true });
 
 export const LISTING_THROTTLE_ADVICE = throttleAdvice(listingOptionFields);
 
@@ -59,4 +52,77 @@ export function pagingFrom(returnAll: unknown, limit: unknown, options: IDataObj
 		limit: returnAll === true ? undefined : parsePositiveInteger('Limit', limit),
 		pageSize: numberOption(options, pageSizeOption),
 	};
+}
+
+/** One page of a page-numbered listing (airports, events), whatever the endpoint calls its fields. */
+export interface Page<T> {
+	records: T[];
+	totalRecords: number;
+	totalPages: number;
+	/** The page size the service applied, which may be smaller than the one asked for. */
+	pageSize: number;
+}
+
+export interface PagerOptions {
+	/** Stop after this many records; undefined reads every page. */
+	limit?: number;
+	/** Pages asked for at once after the first: the node's Concurrency, which its request limiter
+	 * also holds across items, so no more are queued than can be sent. */
+	concurrency: number;
+}
+
+/** What one item's listing is read with: its Return All, Limit and Page Size and the node's request settings. */
+export type ListingSettings = Paging & RequestSettings;
+
+/**
+ * The flow of a paged listing node (Airports, Event Impact): each item's own query, with its
+ * Return All, Limit, Page Size and request options, read and checked before the first request;
+ * then every item's listing at once, within the node's Concurrency. Output stays in item order.
+ */
+export async function runListing<TQuery>(
+	context: IExecuteFunctions,
+	readQuery: (itemIndex: number) => TQuery,
+	list: (query: TQuery, settings: ListingSettings) => Promise<readonly object[]>,
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(
+		context,
+		(itemIndex) => {
+			const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+			return {
+				query: readQuery(itemIndex),
+				paging: pagingFrom(
+					context.getNodeParameter('returnAll', itemIndex, false),
+					context.getNodeParameter('limit', itemIndex, 50),
+					options,
+				),
+				...requestOptionsFrom(options),
+			};
+		},
+		async ({ query, paging, retry }, limiter, itemIndex) =>
+			await list(query, { ...paging, retry, limiter, throttleAdvice: LISTING_THROTTLE_ADVICE, itemIndex }),
+	);
+}
+
+/**
+ * Reads page 1 to learn the total, then fetches only the pages still needed, several at once,
+ * and returns the records in the service's order.
+ */
+export async function fetchPages<T>(
+	fetchPage: (pageNumber: number) => Promise<Page<T>>,
+	options: PagerOptions,
+): Promise<T[]> {
+	const { limit } = options;
+	const first = await fetchPage(1);
+	const records = [...first.records];
+	if (limit !== undefined && records.length >= limit) return records.slice(0, limit);
+
+	const pageSize = first.pageSize > 0 ? first.pageSize : first.records.length;
+	let lastPage = first.totalPages;
+	if (limit !== undefined && pageSize > 0) lastPage = Math.min(lastPage, Math.ceil(limit / pageSize));
+	if (lastPage <= 1) return records;
+
+	const pageNumbers = Array.from({ length: lastPage - 1 }, (_, index) => index + 2);
+	const pages = await mapWithConcurrency(pageNumbers, options.concurrency, fetchPage);
+	for (const page of pages) records.push(...page.records);
+	return limit === undefined ? records : records.slice(0, limit);
 }

@@ -37,10 +37,8 @@ export type TravelPricingContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
-// The Rate Record Trigger still reads the credential names from here.
-export { ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL };
-
-const AIRPORTS_PATH = '/api/v1/references/airports';
+/** The airports reference (spec 4.7), the one endpoint that takes the API key. */
+export const AIRPORTS_PATH = '/api/v1/references/airports';
 
 /** How a node's requests are sent: shared by every request of one item (or one execution). */
 export interface RequestSettings {

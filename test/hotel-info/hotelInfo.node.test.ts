@@ -170,7 +170,7 @@ describe('continue on failure keeps good items going next to bad ones', () => {
 		expect(result.error).toBeUndefined();
 		expect(codesOf(result.items)).toEqual([
 			FIRST_CODE,
-			'Invalid Hotel Code "abc" in item 1: must be a whole number',
+			'Invalid Hotel Code "abc" in item 1: must be a whole number of 1 or more',
 			`Hotel code ${UNKNOWN_CODE} was not found`,
 			'Invalid Hotel Code (empty) in item 3: is required',
 			FIRST_CODE + 2,

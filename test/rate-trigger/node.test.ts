@@ -185,7 +185,7 @@ describe('bad settings stop activation with the field and value named', () => {
 
 	it('names a missing bearer token without registering anything', async () => {
 		const context = hookContext(setup({ parameters: { registration: 'automatic', authentication: 'bearer', token: '' } }));
-		await expect(hooks.create.call(context)).rejects.toThrow('Invalid Token (empty): is required for this authentication');
+		await expect(hooks.create.call(context)).rejects.toThrow('Invalid Token (empty): is required');
 		expect(context.requests).toEqual([]);
 	});
 });

@@ -32,6 +32,12 @@ describe('hotel codes, website codes and status codes keep the listed values onl
 		expect(passes({ statusCodes: '200' }, { statusCode: 404 })).toBe(false);
 	});
 
+	it('reads the one list rule of every node: commas, semicolons or line breaks between entries', () => {
+		expect(passes({ hotelCodes: '100002;100001' })).toBe(true);
+		expect(passes({ hotelCodes: '100002\n100001\n' })).toBe(true);
+		expect(() => compileRateFilter({ hotelCodes: '100002 100001' })).toThrow('"100002 100001" is not a whole number; separate codes with commas');
+	});
+
 	it('refuses a code that is not a whole number, naming the field', () => {
 		expect(() => compileRateFilter({ hotelCodes: '100001, abc' })).toThrow(FieldError);
 		expect(() => compileRateFilter({ websiteCodes: '1.5' })).toThrow(/Website Codes/);

@@ -155,6 +155,10 @@ describe('horizon days of week are numbered like a schedule dow: 1 Monday ... 6 
 		expect(parseHorizonDaysOfWeek(['Sunday', 'monday'])).toEqual([1, 0]);
 	});
 
+	it('takes the three-letter names a schedule takes', () => {
+		expect(parseHorizonDaysOfWeek('Mon, fri;SUN')).toEqual([1, 5, 0]);
+	});
+
 	it('reads an empty choice as no days', () => {
 		expect(parseHorizonDaysOfWeek([])).toEqual([]);
 		expect(parseHorizonDaysOfWeek(undefined)).toEqual([]);

@@ -42,6 +42,36 @@ export const concurrencyOption: INodeProperties = {
 		'The most requests this node has in flight at once, across all input items (and all pages of each). Lower it if the service answers 429 (too many requests).',
 };
 
+export const DEFAULT_PAGE_SIZE = 100;
+
+/** For every node that reads a paged listing (events, airports). */
+export const pageSizeOption: INodeProperties = {
+	displayName: 'Page Size',
+	name: 'pageSize',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: DEFAULT_PAGE_SIZE,
+	description:
+		'How many records to ask for per request. The service may send fewer per page; paging follows what it sends.',
+};
+
+/**
+ * A node's Options collection: the shared request options it has (the retry options always,
+ * Concurrency where it can send several requests at once, Page Size where it reads pages) and its
+ * own, in name order as n8n lists the options a user can add.
+ */
+export function optionFields(
+	shared: { concurrency?: boolean; pageSize?: boolean },
+	own: INodeProperties[] = [],
+): INodeProperties[] {
+	return [
+		...(shared.concurrency ? [concurrencyOption] : []),
+		...(shared.pageSize ? [pageSizeOption] : []),
+		...retryOptionFields,
+		...own,
+	].sort((a, b) => a.displayName.localeCompare(b.displayName));
+}
+
 function sizeOf(field: INodeProperties): string {
 	const { minValue, maxValue, numberPrecision } = field.typeOptions ?? {};
 	const kind = numberPrecision === 0 ? 'a whole number' : 'a number';

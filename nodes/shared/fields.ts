@@ -1,0 +1,165 @@
+import { DateTime } from 'luxon';
+
+import { FieldError } from './errors';
+
+/**
+ * The one set of rules every node reads its fields by, with one wording for what went wrong:
+ * empty values, whole numbers, required text, lists, weekday names and calendar days. A node's
+ * own fields (a schedule's rules, a shop's markets) are built from these in the node's folder.
+ */
+
+/** Nothing typed: undefined, null, or text of only spaces. */
+export function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * The whole number a field holds, or undefined. A numeric string such as "100001" counts
+ * (spreadsheets and webhooks hand codes over as text); "1.5", "1e3" and "abc" do not.
+ */
+export function wholeNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
+	if (typeof value !== 'string' || !/^\s*-?\d+\s*$/.test(value)) return undefined;
+	const number = Number(value);
+	return Number.isSafeInteger(number) ? number : undefined;
+}
+
+/** "a whole number", "a whole number from 0 to 59", "a whole number of 1 or more". */
+export function wholeNumberKind(min?: number, max?: number): string {
+	if (min !== undefined && max !== undefined) return `a whole number from ${min} to ${max}`;
+	if (min !== undefined) return `a whole number of ${min} or more`;
+	if (max !== undefined) return `a whole number of ${max} or less`;
+	return 'a whole number';
+}
+
+/** A required whole number, within the bounds given. */
+export function parseWholeNumber(field: string, value: unknown, bounds: { min?: number; max?: number } = {}): number {
+	if (isEmpty(value)) throw new FieldError(field, value, 'is required');
+	const number = wholeNumber(value);
+	const { min, max } = bounds;
+	if (number === undefined || (min !== undefined && number < min) || (max !== undefined && number > max)) {
+		throw new FieldError(field, value, `must be ${wholeNumberKind(min, max)}`);
+	}
+	return number;
+}
+
+export function parseInteger(field: string, value: unknown): number {
+	return parseWholeNumber(field, value);
+}
+
+/** A whole number of at least 1: codes, IDs, days, lengths of rent. */
+export function parsePositiveInteger(field: string, value: unknown): number {
+	return parseWholeNumber(field, value, { min: 1 });
+}
+
+/** Required text, trimmed; a number (an ID from a sheet) is taken as its text. */
+export function parseRequiredText(field: string, value: unknown): string {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value !== 'string' || value.trim() === '') {
+		throw new FieldError(field, value, typeof value === 'string' || value == null ? 'is required' : 'must be text');
+	}
+	return value.trim();
+}
+
+/**
+ * The entries of a list field: a list typed by hand, its entries separated by commas (or by
+ * semicolons or line breaks, as pasted from a sheet), or an array an expression produced, whose
+ * text members may be such lists too. Entries are trimmed and empty ones dropped; a number, or
+ * anything else that is not text, is one entry for the caller to judge.
+ */
+export function listEntries(value: unknown): unknown[] {
+	if (Array.isArray(value)) return value.flatMap(listEntries);
+	if (typeof value === 'string') {
+		return value
+			.split(/[,;\n]/)
+			.map((entry) => entry.trim())
+			.filter((entry) => entry !== '');
+	}
+	return isEmpty(value) ? [] : [value];
+}
+
+/** Spec numbering of weekdays (schedules' `dow`, shops' `horizonDow`): index = the number sent, 0 Sunday. */
+export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+
+/** How a weekday may be written, whatever the node: 0 to 6 (0 Sunday), "Monday", "monday" or "Mon". */
+export const WEEKDAY_RULE_TEXT = 'a day of the week (1 Monday to 6 Saturday, 0 Sunday, or a name such as Monday or Mon)';
+
+/** The weekdays as a field's choices, in calendar order from Monday (a person scans them in that order). */
+export const WEEKDAY_OPTIONS: Array<{ name: string; value: number }> = [1, 2, 3, 4, 5, 6, 0].map((value) => ({
+	name: WEEKDAY_NAMES[value],
+	value,
+}));
+
+const WEEKDAY_BY_NAME = new Map<string, number>(
+	WEEKDAY_NAMES.flatMap((name, index) => [
+		[name.toLowerCase(), index],
+		[name.slice(0, 3).toLowerCase(), index],
+	]),
+);
+
+/** The number of a weekday written as a number or a name, or undefined when it is neither. */
+export function weekdayNumber(entry: unknown): number | undefined {
+	if (typeof entry === 'string') {
+		const named = WEEKDAY_BY_NAME.get(entry.trim().toLowerCase());
+		if (named !== undefined) return named;
+	}
+	const number = wholeNumber(entry);
+	return number !== undefined && number >= 0 && number <= 6 ? number : undefined;
+}
+
+/**
+ * Calendar days. Dates the service knows are days (`YYYY-MM-DD`), and every node reads them one way: in the
+ * workflow's timezone (Settings > Timezone, `this.getTimezone()`), so "today" is today where the
+ * workflow runs, whichever node the date was typed, picked or computed in.
+ *
+ * - `2026-03-01` is that day.
+ * - A date and time without an offset (the date picker gives `2026-03-01T00:30:00`) is a wall
+ *   time in the workflow's timezone: its day is the day written.
+ * - A date and time with an offset (`2026-03-01T10:30:00Z`), a JavaScript Date or a Luxon
+ *   DateTime (`{{ $now }}`) is an instant: its day is the day it falls on in the workflow's
+ *   timezone.
+ */
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]/;
+const FORM = 'must be a date in the form YYYY-MM-DD, for example 2026-03-01';
+
+/** The day of a date field, or undefined when it is empty (an optional date left blank). */
+export function optionalCalendarDay(field: string, value: unknown, zone: string): string | undefined {
+	if (isEmpty(value)) return undefined;
+	if (value instanceof Date) return dayOf(DateTime.fromJSDate(value, { zone }), field, value);
+	if (DateTime.isDateTime(value)) return dayOf(value.setZone(zone), field, value);
+	if (typeof value !== 'string') throw new FieldError(field, value, FORM);
+
+	const text = value.trim();
+	const plain = ISO_DAY.exec(text);
+	if (plain) {
+		const [year, month, day] = plain.slice(1).map(Number);
+		if (!DateTime.fromObject({ year, month, day }, { zone: 'utc' }).isValid) {
+			throw new FieldError(field, value, `this date does not exist: ${whyNotADay(year, month)}`);
+		}
+		return text;
+	}
+	// Luxon would also read "2026-03" or "2026-W10"; a day needs year, month and day.
+	if (ISO_DATE_TIME.test(text)) return dayOf(DateTime.fromISO(text.replace(' ', 'T'), { zone }), field, value);
+	throw new FieldError(field, value, FORM);
+}
+
+/** The day of a date field that must be filled in. */
+export function parseCalendarDay(field: string, value: unknown, zone: string): string {
+	const day = optionalCalendarDay(field, value, zone);
+	if (day === undefined) throw new FieldError(field, value, 'is required');
+	return day;
+}
+
+function whyNotADay(year: number, month: number): string {
+	if (month < 1 || month > 12) return `month ${month} does not exist`;
+	const monthStart = DateTime.fromObject({ year, month }, { zone: 'utc', locale: 'en' });
+	return `${monthStart.toFormat('LLLL yyyy')} has ${monthStart.daysInMonth} days`;
+}
+
+function dayOf(date: DateTime, field: string, value: unknown): string {
+	const day = date.isValid ? date.toISODate() : null;
+	if (day === null) throw new FieldError(field, value, `${FORM}, and exist`);
+	return day;
+}
