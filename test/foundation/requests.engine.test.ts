@@ -5,8 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from '../../nodes/shared/properties';
-import { credentialsFor, runNode, useSandbox } from '../harness';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/options';
+import { credentialsFor, DAILY_FROM_2030_SCHEDULE, runNode, useSandbox, VALID_SHOP_UPDATE } from '../harness';
 import type { EndpointKey } from '../sandbox';
 
 const sandbox = useSandbox();
@@ -19,42 +19,10 @@ async function run(nodeType: string, parameters: INodeParameters, items: IDataOb
 	return await runNode({ nodeType, parameters, items, credentials: credentialsFor(sandbox), continueOnFail });
 }
 
-/** Daily at 06:30 from 2030: a schedule the sandbox accepts whenever the test runs. */
-const scheduleCreate: INodeParameters = {
-	operation: 'create',
-	name: 'Paris daily',
-	rateShopId: 42,
-	years: '',
-	monthsMode: 'all',
-	daysOfWeekMode: 'all',
-	daysOfMonth: '',
-	hours: '6',
-	minute: 30,
-	second: 0,
-	status: 1,
-	startDate: '2030-01-01T00:00:00',
-	endDate: '',
-};
-
-const byCode = (value: string) => ({ __rl: true, mode: 'id', value });
-
-const shopUpdate: INodeParameters = {
-	shopId: '7',
-	shopName: 'Airport cars',
-	markets: { market: [{ pickupLocation: byCode('JFK'), dropLocation: byCode('LGA') }] },
-	websiteCodes: '1,2',
-	countryOfService: 'US',
-	lengthOfRent: 3,
-	currency: 'USD',
-	horizon: 30,
-	pickupTime: '10:00',
-	dropTime: '10:00',
-};
-
 describe('a connection that breaks after a write was sent does not repeat the write', () => {
 	it('creates one schedule and says the request may have reached the service', async () => {
 		sandbox.setFaults({ schedule: { pDrop: 1, times: 1 } });
-		const result = await run('travelPricingSchedule', { ...scheduleCreate, options: {} });
+		const result = await run('travelPricingSchedule', { ...DAILY_FROM_2030_SCHEDULE, options: {} });
 
 		expect(sandbox.schedules()).toHaveLength(1);
 		expect(sandbox.requests({ endpoint: 'schedule' })).toEqual([expect.objectContaining({ method: 'POST', dropped: true })]);
@@ -140,7 +108,7 @@ describe('numeric options are checked like every field, before the item sends an
 		},
 		{
 			node: 'travelPricingSchedule',
-			parameters: scheduleCreate,
+			parameters: DAILY_FROM_2030_SCHEDULE,
 			option: 'maxAttempts',
 			label: 'Max Attempts',
 			endpoint: 'schedule',
@@ -148,7 +116,7 @@ describe('numeric options are checked like every field, before the item sends an
 		},
 		{
 			node: 'travelPricingShopUpdate',
-			parameters: shopUpdate,
+			parameters: VALID_SHOP_UPDATE,
 			option: 'maxRetryWaitSeconds',
 			label: 'Max Retry Wait (Seconds)',
 			endpoint: 'shops',
@@ -320,14 +288,14 @@ describe('a 429 that outlasts the retries names only options the node has', () =
 		},
 		{
 			node: 'travelPricingSchedule',
-			parameters: scheduleCreate,
+			parameters: DAILY_FROM_2030_SCHEDULE,
 			endpoint: 'schedule',
 			names: ['"Max Retry Wait (Seconds)"'],
 			absent: ['Batch Size', 'Page Size', 'Concurrency'],
 		},
 		{
 			node: 'travelPricingShopUpdate',
-			parameters: shopUpdate,
+			parameters: VALID_SHOP_UPDATE,
 			endpoint: 'shops',
 			names: ['"Max Retry Wait (Seconds)"'],
 			absent: ['Batch Size', 'Page Size', 'Concurrency'],

@@ -3,3 +3,4 @@ export type { CredentialSet, NodeRunResult, RunNodeOptions, WorkflowDefinition }
 export { credentialsFor, testCredential } from './credentials';
 export type { CredentialTestResult } from './credentials';
 export { useSandbox } from './sandbox';
+export { airportByCode, DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './fixtures';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { credentialsFor, loadPackage, runNode, type RunNodeOptions, useSandbox } from '../harness';
+import { credentialsFor, DAILY_FROM_2030_SCHEDULE, loadPackage, runNode, type RunNodeOptions, useSandbox } from '../harness';
 
 const sandbox = useSandbox();
 
@@ -8,28 +8,11 @@ beforeEach(() => {
 	sandbox.reset();
 });
 
-/** Daily at 06:30:00 from 1 January 2030: its runs do not depend on when the test runs. */
-const dailyFrom2030: INodeParameters = {
-	operation: 'create',
-	name: 'Paris daily',
-	rateShopId: '42',
-	years: '',
-	monthsMode: 'all',
-	daysOfWeekMode: 'all',
-	daysOfMonth: '',
-	hours: '6',
-	minute: 30,
-	second: 0,
-	status: 1,
-	startDate: '2030-01-01T00:00:00',
-	endDate: '',
-	options: {},
-};
 
 async function runSchedule(parameters: INodeParameters, extra: Partial<RunNodeOptions> = {}) {
 	return await runNode({
 		nodeType: 'travelPricingSchedule',
-		parameters: { ...dailyFrom2030, ...parameters },
+		parameters: { ...DAILY_FROM_2030_SCHEDULE, ...parameters },
 		credentials: credentialsFor(sandbox),
 		...extra,
 	});
@@ -211,17 +194,17 @@ describe('Preview lists the next runs from the fields alone, without any request
 describe('Bad input is reported with field, value and item, and nothing is sent', () => {
 	it.each<[string, INodeParameters, string]>([
 		// n8n itself stops a workflow whose required field is left empty; an expression can still produce nothing.
-		['an empty name from an expression', { name: '={{ "  " }}' }, 'Invalid Name "  " in item 0: required'],
-		['a rate shop ID of 0', { rateShopId: 0 }, 'Invalid Rate Shop ID "0" in item 0: must be a positive whole number (1 or more)'],
+		['an empty name from an expression', { name: '={{ "  " }}' }, 'Invalid Name "  " in item 0: is required'],
+		['a rate shop ID of 0', { rateShopId: 0 }, 'Invalid Rate Shop ID "0" in item 0: must be a whole number of 1 or more'],
 		['no rate shop ID from an expression', { rateShopId: '={{ $json.shop }}' }, 'Invalid Rate Shop ID (empty) in item 0: is required'],
-		['a rate shop ID that is not a whole number', { rateShopId: '42a' }, 'Invalid Rate Shop ID "42a" in item 0: must be a whole number'],
+		['a rate shop ID that is not a whole number', { rateShopId: '42a' }, 'Invalid Rate Shop ID "42a" in item 0: must be a whole number of 1 or more'],
 		['a two-digit year', { years: '2030,31' }, 'Invalid Years "2030,31" in item 0: "31" is not a four-digit year (1970 to 9999)'],
 		['no month selected', { monthsMode: 'selected', months: [] }, 'Invalid Months "[]" in item 0: choose at least one, or set it to All'],
 		['month 13 from an expression', { monthsMode: 'selected', months: '={{ "1,13" }}' }, 'Invalid Months "1,13" in item 0: "13" is not a month (1 January to 12 December, or a name such as March)'],
-		['weekday 7', { daysOfWeekMode: 'selected', daysOfWeek: '=7' }, 'Invalid Days of Week "7" in item 0: "7" is not a day of the week (1 Monday to 6 Saturday, 0 Sunday, or a name such as Monday)'],
+		['weekday 7', { daysOfWeekMode: 'selected', daysOfWeek: '=7' }, 'Invalid Days of Week "7" in item 0: "7" is not a day of the week (1 Monday to 6 Saturday, 0 Sunday, or a name such as Monday or Mon)'],
 		['day 32', { daysOfMonth: '1,32' }, 'Invalid Days of Month "1,32" in item 0: "32" is not a day of the month (1 to 31)'],
 		['a backwards range', { daysOfMonth: '25-20' }, 'Invalid Days of Month "25-20" in item 0: the range "25-20" runs backwards; write it as 20-25'],
-		['a malformed list', { daysOfMonth: '1,,15' }, 'Invalid Days of Month "1,,15" in item 0: the list has an empty item (a doubled or trailing comma)'],
+		['a malformed list', { daysOfMonth: '1,x' }, 'Invalid Days of Month "1,x" in item 0: "x" is not a day of the month (1 to 31)'],
 		['hour 24', { hours: '6,24' }, 'Invalid Hours "6,24" in item 0: "24" is not an hour (0 to 23)'],
 		['minute 60', { minute: 60 }, 'Invalid Minute "60" in item 0: must be a whole number from 0 to 59'],
 		['second 60', { second: 60 }, 'Invalid Second "60" in item 0: must be a whole number from 0 to 59'],
@@ -229,7 +212,7 @@ describe('Bad input is reported with field, value and item, and nothing is sent'
 		['a start date in another form', { startDate: '01/02/2030' }, 'Invalid Start Date "01/02/2030" in item 0: must be a date in the form YYYY-MM-DD, for example 2026-03-01'],
 		['no start date from an expression', { startDate: '={{ $json.start }}' }, 'Invalid Start Date (empty) in item 0: is required'],
 		['an end date before the start date', { endDate: '2029-12-31' }, 'Invalid End Date "2029-12-31" in item 0: is before the Start Date 2030-01-01'],
-		['a schedule ID of 0 on update', { operation: 'update', scheduleId: 0 }, 'Invalid Schedule ID "0" in item 0: must be a positive whole number (1 or more)'],
+		['a schedule ID of 0 on update', { operation: 'update', scheduleId: 0 }, 'Invalid Schedule ID "0" in item 0: must be a whole number of 1 or more'],
 		['no schedule ID from an expression on update', { operation: 'update', scheduleId: '={{ $json.id }}' }, 'Invalid Schedule ID (empty) in item 0: is required'],
 		['a schedule ID past the int32 path parameter', { operation: 'update', scheduleId: '2147483648' }, 'Invalid Schedule ID "2147483648" in item 0: must be at most 2147483647'],
 		['0 next runs to show', { options: { nextRunsToShow: 0 } }, 'Invalid Next Runs to Show "0" in item 0: must be a whole number from 1 to 100'],

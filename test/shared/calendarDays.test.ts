@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 
-import { optionalCalendarDay, parseCalendarDay } from '../../nodes/shared/calendarDay';
+import { optionalCalendarDay, parseCalendarDay } from '../../nodes/shared/fields';
 import { fieldErrorOf } from '../harness/fieldErrors';
 
 // Far from UTC on both sides: 14 hours ahead and 11 hours behind.

@@ -1,7 +1,7 @@
 import { FieldError } from '../../nodes/shared/errors';
-import { pageSizeOption } from '../../nodes/shared/paging';
 import {
 	DEFAULT_CONCURRENCY,
+	pageSizeOption,
 	requestLimiter,
 	requestOptionsFrom,
 	retryPolicyFrom,
@@ -9,7 +9,7 @@ import {
 	concurrencyOption,
 	numberOption,
 	retryOptionFields,
-} from '../../nodes/shared/properties';
+} from '../../nodes/shared/options';
 
 describe('numeric options are read against the bounds their fields show', () => {
 	it('gives the default when the option was not added', () => {

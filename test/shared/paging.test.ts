@@ -1,5 +1,5 @@
 import { mapWithConcurrency } from '../../nodes/shared/concurrency';
-import { fetchPages, type Page } from '../../nodes/shared/pager';
+import { fetchPages, type Page } from '../../nodes/shared/paging';
 
 /** A listing of `total` numbered records served `pageSize` at a time, recording each page asked. */
 function listing(total: number, pageSize: number) {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { startStubService } from '../hotel-info/stubService';
-import { credentialsFor, runNode, useSandbox } from '../harness';
+import { airportByCode, credentialsFor, runNode, useSandbox } from '../harness';
 
 const OTHER_ACCOUNTS_SHOP = 900;
 const UNKNOWN_SHOP = 5000;
@@ -12,7 +12,6 @@ beforeEach(() => {
 	sandbox.reset();
 });
 
-const byCode = (value: string) => ({ __rl: true, mode: 'id', value });
 
 /** The node filled in the way a user maps input fields: most fields are expressions. */
 function shopParameters(overrides: INodeParameters = {}): INodeParameters {
@@ -21,8 +20,8 @@ function shopParameters(overrides: INodeParameters = {}): INodeParameters {
 		shopName: '={{ $json.name }}',
 		markets: {
 			market: [
-				{ pickupLocation: byCode('={{ $json.pickup }}'), dropLocation: byCode('={{ $json.drop }}') },
-				{ pickupLocation: { __rl: true, mode: 'list', value: 'LHR', cachedResultName: 'LHR – Heathrow' }, dropLocation: byCode('LGW') },
+				{ pickupLocation: airportByCode('={{ $json.pickup }}'), dropLocation: airportByCode('={{ $json.drop }}') },
+				{ pickupLocation: { __rl: true, mode: 'list', value: 'LHR', cachedResultName: 'LHR – Heathrow' }, dropLocation: airportByCode('LGW') },
 			],
 		},
 		websiteCodes: '={{ $json.websites }}',
@@ -128,7 +127,7 @@ describe('a valid item changes the shop and outputs the service message with the
 			pickupTime: '08:15',
 			dropTime: '18:45',
 		});
-		const result = await shopUpdate({ items: [{}], parameters: { ...typed, markets: { market: [{ pickupLocation: byCode('LHR'), dropLocation: byCode('LHR') }] } } });
+		const result = await shopUpdate({ items: [{}], parameters: { ...typed, markets: { market: [{ pickupLocation: airportByCode('LHR'), dropLocation: airportByCode('LHR') }] } } });
 
 		expect(outputs(result.items)).toEqual([{ shopId: 11, message: 'Shop 11 updated successfully' }]);
 		expect(shopRequests()[0].body).toEqual({
@@ -164,15 +163,15 @@ describe('a valid item changes the shop and outputs the service message with the
 
 describe('every field is checked before any request, naming the field, the value and the item', () => {
 	it.each<[string, IDataObject, RegExp]>([
-		['a shop id that is not a number', { shopId: 'abc' }, /^Invalid Shop ID "abc" in item 1: must be a whole number$/],
-		['a shop id of 0', { shopId: 0 }, /^Invalid Shop ID "0" in item 1: must be a positive whole number/],
+		['a shop id that is not a number', { shopId: 'abc' }, /^Invalid Shop ID "abc" in item 1: must be a whole number of 1 or more$/],
+		['a shop id of 0', { shopId: 0 }, /^Invalid Shop ID "0" in item 1: must be a whole number of 1 or more$/],
 		['an empty shop name', { name: '' }, /^Invalid Shop Name \(empty\) in item 1: is required$/],
 		['a market without a pickup location', { pickup: ' ' }, /^Invalid Pickup Location \(market 1\) " " in item 1: is required$/],
 		['a market without a drop location', { drop: '' }, /^Invalid Drop Location \(market 1\) \(empty\) in item 1: is required$/],
 		['a website code that is not a number', { websites: '1,x' }, /^Invalid Website Codes "1,x" in item 1: "x" is not a website code/],
 		['a fractional website code', { websites: [1, 2.5] }, /^Invalid Website Codes "\[1,2.5\]" in item 1: 2.5 is not a website code/],
 		['an empty country of service', { country: '' }, /^Invalid Country of Service \(empty\) in item 1: is required$/],
-		['a length of rent of 0', { lor: 0 }, /^Invalid Length of Rent "0" in item 1: must be a positive whole number/],
+		['a length of rent of 0', { lor: 0 }, /^Invalid Length of Rent "0" in item 1: must be a whole number of 1 or more$/],
 		['a fractional length of rent', { lor: 2.5 }, /^Invalid Length of Rent "2.5" in item 1: must be a whole number/],
 		['a currency of four letters', { currency: 'EURO' }, /^Invalid Currency "EURO" in item 1: must be a three-letter currency code/],
 		['a horizon of 0', { horizon: 0 }, /^Invalid Horizon "0" in item 1/],
