@@ -9,6 +9,7 @@ import {
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { listingOptionFields, returnAllFields, runListing } from '../shared/paging';
+
 import { DEFAULT_PROXIMITY_MILES, EVENT_STATUS_CODES, eventImpactFilters } from './eventFilters';
 import { findEvents } from './eventImpact';
 

@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { EventImpactFilters } from './eventFilters';
 import { fetchPages, type Page, type Paging } from '../shared/paging';
 import { apiRequest, type RequestSettings, type TravelPricingContext } from '../shared/transport';
 import type { EventImpactResponse, EventRecord } from '../shared/types';
+
+import type { EventImpactFilters } from './eventFilters';
 
 export const EVENT_IMPACT_ENDPOINT = '/eventimpact/';
 

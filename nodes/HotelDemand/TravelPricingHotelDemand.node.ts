@@ -9,6 +9,13 @@ import {
 } from 'n8n-workflow';
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
+import { asItemError, FieldError, invalidInputError } from '../shared/errors';
+import { optionalCalendarDay, parsePositiveInteger } from '../shared/fields';
+import { runPerItem } from '../shared/itemOutcomes';
+import { optionFields, requestOptionsFrom, throttleAdvice } from '../shared/options';
+import { apiRequest } from '../shared/transport';
+import type { HotelDemandResponse } from '../shared/types';
+
 import {
 	dayRange,
 	shapeDemand,
@@ -16,12 +23,6 @@ import {
 	type DayRange,
 	type DemandOutput,
 } from './demand';
-import { asItemError, FieldError, invalidInputError } from '../shared/errors';
-import { optionalCalendarDay, parsePositiveInteger } from '../shared/fields';
-import { runPerItem } from '../shared/itemOutcomes';
-import { optionFields, requestOptionsFrom, throttleAdvice } from '../shared/options';
-import { apiRequest } from '../shared/transport';
-import type { HotelDemandResponse } from '../shared/types';
 
 const THROTTLE_ADVICE = throttleAdvice(optionFields({ concurrency: true }));
 

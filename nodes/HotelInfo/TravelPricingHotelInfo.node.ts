@@ -14,6 +14,10 @@ import {
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { asItemError } from '../shared/errors';
 import { failedItem } from '../shared/itemOutcomes';
+import { numberOption, optionFields, requestLimiter, requestOptionsFrom, throttleAdvice } from '../shared/options';
+import type { RetryPolicy } from '../shared/retry';
+import { apiRequest } from '../shared/transport';
+
 import {
 	hotelInfoRequestBody,
 	hotelsFromResponse,
@@ -24,9 +28,6 @@ import {
 	UnexpectedHotelInfoResponse,
 	type HotelRecord,
 } from './hotelInfo';
-import { numberOption, optionFields, requestLimiter, requestOptionsFrom, throttleAdvice } from '../shared/options';
-import type { RetryPolicy } from '../shared/retry';
-import { apiRequest } from '../shared/transport';
 
 /** What one batch request brought back: the hotels found, or why the batch failed. */
 type BatchOutcome = { hotels: Map<number, HotelRecord> } | { error: Error };

@@ -10,6 +10,11 @@ import {
 } from 'n8n-workflow';
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
+import { FieldError, invalidValueMessage } from '../shared/errors';
+import { retryPolicyFrom } from '../shared/options';
+import { apiRequest } from '../shared/transport';
+import type { WebhookRegistration } from '../shared/types';
+
 import {
 	deliveryAuthFrom,
 	generatedSecret,
@@ -18,13 +23,9 @@ import {
 	type DeliveryAuth,
 	type DeliveryAuthParameters,
 } from './deliveryAuth';
-import { FieldError, invalidValueMessage } from '../shared/errors';
-import { retryPolicyFrom } from '../shared/options';
+import { rateTriggerProperties } from './description';
 import { receiveRateDelivery, type ReceiveOutcome } from './rateDelivery';
 import { compileRateFilter, type RateFilter, type RateFilterParameters } from './rateFilters';
-import { apiRequest } from '../shared/transport';
-import type { WebhookRegistration } from '../shared/types';
-import { rateTriggerProperties } from './description';
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 

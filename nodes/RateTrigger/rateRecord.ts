@@ -23,7 +23,7 @@ interface FieldTable {
  * Spec part 6, field by field with its type; a nested table is a nested object. Every field is
  * required: a delivery that lacks one is answered 400, unless the user lets invalid records
  * through (then it is marked). The check only judges: the item is the record itself, so unknown
- * fields the service adds (the sandbox adds `recordId`) are kept.
+ * fields the service adds (a record id, say) are kept.
  */
 const RATE_RECORD_FIELDS: FieldTable = {
 	shopId: 'integer',

@@ -11,9 +11,13 @@ import {
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { asItemError } from '../shared/errors';
 import { failedItem } from '../shared/itemOutcomes';
-import { nextRuns, type NextRuns } from './nextRuns';
 import { optionFields, retryPolicyFrom, throttleAdvice } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
+import { apiRequest } from '../shared/transport';
+import type { Schedule, ScheduleFields } from '../shared/types';
+
+import { scheduleProperties, type ScheduleOperation } from './description';
+import { nextRuns, type NextRuns } from './nextRuns';
 import {
 	SCHEDULE_FIELD_LABELS,
 	parseNextRunsToShow,
@@ -22,9 +26,6 @@ import {
 	selectionOrAll,
 	type ScheduleInput,
 } from './scheduleFields';
-import { apiRequest } from '../shared/transport';
-import type { Schedule, ScheduleFields } from '../shared/types';
-import { scheduleProperties, type ScheduleOperation } from './description';
 
 const THROTTLE_ADVICE = throttleAdvice(optionFields({}));
 

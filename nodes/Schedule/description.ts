@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { optionFields } from '../shared/options';
 import { WEEKDAY_OPTIONS } from '../shared/fields';
+import { optionFields } from '../shared/options';
+
 import { MONTH_NAMES } from './scheduleFields';
 
 export type ScheduleOperation = 'create' | 'update' | 'preview';

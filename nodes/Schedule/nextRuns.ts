@@ -1,5 +1,7 @@
 import { DateTime, IANAZone } from 'luxon';
 
+import type { ScheduleFields } from '../shared/types';
+
 import {
 	MONTH_NAMES,
 	parseDaysOfMonth,
@@ -8,7 +10,6 @@ import {
 	parseMonths,
 	parseYears,
 } from './scheduleFields';
-import type { ScheduleFields } from '../shared/types';
 
 /**
  * When a schedule will next run, from its fields alone. Times are wall-clock times in the

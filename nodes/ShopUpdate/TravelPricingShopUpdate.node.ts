@@ -13,14 +13,15 @@ import { WEEKDAY_OPTIONS } from '../shared/fields';
 import { failedItem } from '../shared/itemOutcomes';
 import { optionFields, retryPolicyFrom, throttleAdvice } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
+import { apiRequest } from '../shared/transport';
+
+import { searchAirportLocations } from './airportLocations';
 import {
 	parseShopUpdate,
 	shopUpdateResult,
 	type ShopUpdateInput,
 	type ShopUpdateRequest,
 } from './shopFields';
-import { apiRequest } from '../shared/transport';
-import { searchAirportLocations } from './airportLocations';
 
 const OPTION_FIELDS = optionFields({});
 const THROTTLE_ADVICE = throttleAdvice(OPTION_FIELDS);
