@@ -24,6 +24,9 @@ const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	travelPricingApi: API_CREDENTIAL,
 	travelPricingAirportsApi: AIRPORTS_CREDENTIAL,
+	// The agent example's model: the user picks their own OpenAI credential (agent.e2e.test.ts runs
+	// the example with this id pointing at a scripted model).
+	openAiApi: { id: 'exampleOpenAi001', name: 'OpenAI account' },
 };
 
 /** The examples carry no id (an editor import assigns one); these let the test run them by id. */
@@ -93,8 +96,8 @@ async function startAlertInbox(): Promise<AlertInbox> {
 describe('the example workflows as files', () => {
 	const files = fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json'));
 
-	test('there is a rate alert, a schedules-from-rows and an event digest example', () => {
-		expect(files).toEqual(expect.arrayContaining([RATE_ALERT.file, SCHEDULES.file, DIGEST.file]));
+	test('there is a rate alert, a schedules-from-rows, an event digest and an AI agent example', () => {
+		expect(files).toEqual(expect.arrayContaining([RATE_ALERT.file, SCHEDULES.file, DIGEST.file, 'event-demand-agent.json']));
 	});
 
 	test.each(files)('%s names the demo credentials, so it imports ready to run with npm start', (file) => {

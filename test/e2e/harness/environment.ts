@@ -1,7 +1,7 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { packPackage } from './communityPackage';
 import { serviceCredentials } from './credentials';
-import { N8nInstance, type Owner, type WorkflowSeed } from './instance';
+import { N8nInstance, type CredentialSeed, type Owner, type WorkflowSeed } from './instance';
 import { ensureN8n, formatDuration, NEWEST_N8N, PROVEN_N8N_VERSIONS, printProgress } from './runtime';
 
 /** The owner account every e2e instance is set up with. */
@@ -39,6 +39,8 @@ export interface E2eOptions {
 	/** Start n8n and sign in as E2E_OWNER (default true). */
 	start?: boolean;
 	env?: Record<string, string>;
+	/** Credentials to import besides the package's two (an OpenAI credential for the agent tests). */
+	credentials?: CredentialSeed[];
 }
 
 /**
@@ -69,6 +71,7 @@ export async function startE2e(options: E2eOptions): Promise<E2eEnvironment> {
 				apiKey: sandbox.credentials.apiKey,
 			}),
 		);
+		if (options.credentials?.length) await n8n.importCredentials(options.credentials);
 		if (options.workflows?.length) await n8n.importWorkflows(options.workflows);
 		for (const id of options.publish ?? []) await n8n.publishWorkflow(id);
 		if (options.start !== false) {
