@@ -56,6 +56,23 @@ export class TravelPricingAirportsApi implements ICredentialType {
 			qs: { page: 1, size: 1 },
 			json: true,
 		},
+		// n8n shows a matching rule's message instead of the bare status text ("Unauthorized").
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The service refused this API key, or the account\'s validity has expired: check the API Key field',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'The service was not found at this Base URL (/api/v1/references/airports answered 404): check the Base URL field',
+				},
+			},
+		],
 	};
 
 	httpRequestNode = {

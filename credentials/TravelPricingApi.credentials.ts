@@ -58,6 +58,23 @@ export class TravelPricingApi implements ICredentialType {
 			body: { eventStatusCode: 0 },
 			json: true,
 		},
+		// n8n shows a matching rule's message instead of the bare status text ("Unauthorized").
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The service refused this access token, or the account\'s validity has expired: check the Access Token field',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'The service was not found at this Base URL (/eventimpact/ answered 404): check the Base URL field',
+				},
+			},
+		],
 	};
 
 	httpRequestNode = {

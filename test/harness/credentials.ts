@@ -65,6 +65,9 @@ export async function testCredential(
 			timeout: 10_000,
 		});
 		if (response.status >= 200 && response.status < 300) return { status: 'OK', message: 'Connection tested successfully' };
+		// As n8n's credential tester does: a rule for the status gives the message shown to the user.
+		const rule = test.rules?.find((candidate) => candidate.type === 'responseCode' && candidate.properties.value === response.status);
+		if (rule?.type === 'responseCode') return { status: 'Error', message: rule.properties.message };
 		return { status: 'Error', message: `Authorization failed - HTTP ${response.status}` };
 	} catch (error) {
 		return { status: 'Error', message: (error as Error).message };
