@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, printProgress, runChecked, runCommand, spawnGroup, type GroupProcess } from '../../e2e/harness';
+import { freePort, installDebianPackages, onPath, runChecked, runCommand, spawnGroup, type GroupProcess } from '../../e2e/harness';
 
 /**
  * Postgres and Redis for n8n's queue mode, from Debian's packages, each started on a free port with
@@ -38,10 +38,7 @@ function postgresBin(): string | undefined {
 }
 
 function redisServer(): string | undefined {
-	return (process.env.PATH ?? '')
-		.split(path.delimiter)
-		.map((dir) => path.join(dir, 'redis-server'))
-		.find((candidate) => fs.existsSync(candidate));
+	return onPath('redis-server');
 }
 
 /** The uid and gid of a system user, from /etc/passwd. */
@@ -66,15 +63,7 @@ export function ensureQueueServices(): Promise<{ postgresBin: string; redisServe
 		const missing: string[] = [];
 		if (!postgresBin()) missing.push(DEBIAN_PACKAGES.postgres);
 		if (!redisServer()) missing.push(DEBIAN_PACKAGES.redis);
-		if (missing.length > 0) {
-			if (process.getuid?.() !== 0) {
-				throw new Error(`Queue mode needs Postgres and Redis: install the Debian packages ${missing.join(' ')} (sudo apt-get install ${missing.join(' ')})`);
-			}
-			printProgress(`installing ${missing.join(', ')} with apt-get (first run on this machine only)`);
-			const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-			await runChecked('apt-get', ['update'], { env, timeoutMs: 10 * 60_000 });
-			await runChecked('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env, timeoutMs: 20 * 60_000 });
-		}
+		await installDebianPackages(missing, 'Queue mode needs Postgres and Redis');
 		const bin = postgresBin();
 		const redis = redisServer();
 		if (!bin || !redis) throw new Error(`apt-get installed ${missing.join(', ')}, but Postgres or redis-server is still not there`);
