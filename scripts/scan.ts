@@ -39,10 +39,10 @@ const PACKAGE_FILE_PATTERNS = ['**/*.js', 'package.json'];
 
 /**
  * What n8n reads from an installed package: package.json (name, version, the n8n section), the
- * compiled nodes and credentials with the files they require, their icons and codex files. npm
- * adds README and LICENSE to every tarball.
+ * compiled nodes and credentials with the files they require, their icons, codex files and output
+ * schemas (__schema__). npm adds README and LICENSE to every tarball.
  */
-const SHIPPED_FILE = /^(package\.json|README\.md|LICENSE|dist\/.+\.(js|svg|png)|dist\/nodes\/.+\.node\.json)$/;
+const SHIPPED_FILE = /^(package\.json|README\.md|LICENSE|dist\/.+\.(js|svg|png)|dist\/nodes\/.+\.node\.json|dist\/nodes\/[^/]+\/__schema__\/.+\.json)$/;
 
 interface LegResult {
 	leg: string;

@@ -27,6 +27,7 @@ export interface BrowserProblem {
 
 export class Editor {
 	private readonly problems: BrowserProblem[] = [];
+	private readonly responses: Array<{ url: string; status: number }> = [];
 
 	private constructor(
 		private readonly browser: Browser,
@@ -38,6 +39,7 @@ export class Editor {
 		});
 		page.on('pageerror', (error) => this.problems.push({ kind: 'page error', text: `${error.name}: ${error.message}` }));
 		page.on('response', (response) => {
+			this.responses.push({ url: response.url(), status: response.status() });
 			if (response.status() >= 400) {
 				this.problems.push({ kind: 'response', text: `${response.status()} ${response.request().method()} ${response.url()}` });
 			}
@@ -66,17 +68,18 @@ export class Editor {
 	 * Errors the browser saw that come from this package: console errors and failed requests that
 	 * name it, and failures of the requests only its nodes and credentials make here (airport list,
 	 * credential test). `expected` lists texts of failures a test provoked on purpose.
-	 * n8n asks for an optional output schema of every node it opens (/schemas/<node>/<version>.json);
-	 * a 404 there is n8n probing, like for any community node, and not an error of the node
-	 * (Chromium's own console line for it, "Failed to load resource", names no URL).
 	 */
 	packageProblems(expected: string[] = []): BrowserProblem[] {
 		return this.problems.filter(
 			(problem) =>
 				(PACKAGE_MARKS.some((mark) => problem.text.includes(mark)) || PACKAGE_REQUESTS.some((url) => problem.text.includes(url))) &&
-				!/^404 GET \S+\/schemas\//.test(problem.text) &&
 				!expected.some((text) => problem.text.includes(text)),
 		);
+	}
+
+	/** The responses the editor got whose URL matches `pattern`, in order. */
+	responsesTo(pattern: RegExp): Array<{ url: string; status: number }> {
+		return this.responses.filter((response) => pattern.test(response.url));
 	}
 
 	/** Every problem seen, for a failing test's message. */

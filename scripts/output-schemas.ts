@@ -1,0 +1,29 @@
+/**
+ * `npm run schemas`: writes each node's output schema (nodes/<Node>/__schema__/), inferred from
+ * what the node puts out against the sandbox (see test/harness/outputSchemas.ts). Run it after a
+ * change to what a node outputs; test/foundation/outputSchemas.engine.test.ts fails until then.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { stopEngine } from '../test/harness/engine';
+import { inferOutputSchemas, schemaPath, schemaText } from '../test/harness/outputSchemas';
+
+async function main(): Promise<void> {
+	const { startSandbox } = await import('../test/sandbox');
+	const sandbox = await startSandbox({ port: 0 });
+	try {
+		for (const [file, schema] of await inferOutputSchemas(sandbox)) {
+			fs.mkdirSync(path.dirname(schemaPath(file)), { recursive: true });
+			fs.writeFileSync(schemaPath(file), schemaText(schema));
+			console.log(`wrote nodes/${file}`);
+		}
+	} finally {
+		await sandbox.close();
+		await stopEngine();
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

@@ -1,0 +1,27 @@
+import { useSandbox } from '../harness';
+import { inferOutputSchemas, OUTPUT_SCHEMA_CASES, readSchemaFile, schemaText } from '../harness/outputSchemas';
+
+const sandbox = useSandbox();
+
+/**
+ * The output schemas the package ships (nodes/<Node>/__schema__/) are what n8n's editor shows for a
+ * node that has not run yet. Each must describe what the node really puts out.
+ */
+describe('the output schemas n8n shows before a node runs', () => {
+	test('every node and each Schedule operation ships one', () => {
+		const files = OUTPUT_SCHEMA_CASES.map((entry) => entry.file);
+		for (const folder of ['HotelInfo', 'EventImpact', 'Airports', 'HotelDemand', 'ShopUpdate', 'RateTrigger']) {
+			expect(files).toContain(`${folder}/__schema__/v1.0.0.json`);
+		}
+		for (const operation of ['create', 'update', 'preview']) {
+			expect(files).toContain(`Schedule/__schema__/v1.0.0/${operation}.json`);
+		}
+	});
+
+	test('each file holds the schema of what its node outputs against the service (npm run schemas writes them)', async () => {
+		const inferred = await inferOutputSchemas(sandbox);
+		for (const [file, schema] of inferred) {
+			expect({ file, text: readSchemaFile(file) }).toEqual({ file, text: schemaText(schema) });
+		}
+	}, 60_000);
+});
