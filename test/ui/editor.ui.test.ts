@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { Locator } from 'playwright-core';
 import { milesBetween } from '../sandbox/api/eventFilters';
 import { TravelPricingAirports } from '../../nodes/Airports/TravelPricingAirports.node';
 import { TravelPricingEventImpact } from '../../nodes/EventImpact/TravelPricingEventImpact.node';
@@ -79,8 +80,8 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 	});
 
 	afterEach(() => {
-		// Failures a test provokes on purpose (a wrong credential) are listed there.
-		expect(editor.packageProblems(['/rest/credentials/test'])).toEqual([]);
+		// Every test ends without an error from the package in the browser (console, page, requests).
+		expect(editor.takePackageProblems()).toEqual([]);
 	});
 
 	test('the owner signs in', async () => {
@@ -189,17 +190,43 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 		);
 	});
 
-	test("Shop Update's airport picker lists the sandbox's airports and narrows as one types", async () => {
+	/**
+	 * Opens Shop Update with one market, the Airports credential chosen (the picker reads airports
+	 * with it; it is the node's second, optional credential) and Pickup Location on "From list".
+	 */
+	async function openPickupLocationList(): Promise<Locator> {
 		await editor.dismissNotifications();
 		await editor.openNode('Shop Update');
 		const ndv = editor.ndv();
-		await ndv.getByRole('button', { name: 'Add Market' }).click();
-		// The picker reads airports with the Airports credential (the second credential of the node).
+		const picker = ndv.getByTestId('resource-locator-pickupLocation');
+		if ((await picker.count()) === 0) await ndv.getByRole('button', { name: 'Add Market' }).click();
 		await ndv.getByTestId('node-credentials-select').nth(1).click();
 		await editor.page.getByTestId('node-credentials-select-item-tpAirportsCred01').locator('visible=true').click();
-		const picker = ndv.getByTestId('resource-locator-pickupLocation');
 		await picker.getByTestId('rlc-mode-selector').click();
 		await editor.page.getByTestId('mode-list').locator('visible=true').click();
+		return picker;
+	}
+
+	test("the airport picker shows the service's error in the list, and the suite's error check catches it", async () => {
+		const picker = await openPickupLocationList();
+		env.sandbox.setFaults({ endpoints: { airports: { p500: 1 } } });
+		try {
+			await picker.getByTestId('rlc-input').click();
+			const message = editor.page.getByTestId('rlc-error-message');
+			await eventually(async () => expect(await message.innerText()).toContain('The service failed with HTTP 500'), 60_000);
+		} finally {
+			env.sandbox.resetFaults();
+		}
+		await editor.screenshot('shop-update-airport-picker-error', undefined, { dismiss: false });
+		// The check every test ends with sees this real error of the package's list search.
+		expect(editor.takePackageProblems()).toEqual([
+			expect.objectContaining({ kind: 'response', text: expect.stringMatching(/^500 POST \S+\/rest\/dynamic-node-parameters\/resource-locator-results$/) }),
+		]);
+		await editor.closeNdv();
+	});
+
+	test("Shop Update's airport picker lists the sandbox's airports and narrows as one types", async () => {
+		const picker = await openPickupLocationList();
 		await picker.getByTestId('rlc-input').click();
 
 		const items = editor.page.getByTestId('rlc-item');

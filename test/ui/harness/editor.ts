@@ -65,12 +65,14 @@ export class Editor {
 	}
 
 	/**
-	 * Errors the browser saw that come from this package: console errors and failed requests that
-	 * name it, and failures of the requests only its nodes and credentials make here (airport list,
-	 * credential test). `expected` lists texts of failures a test provoked on purpose.
+	 * Errors the browser saw since the last call that come from this package: console errors and
+	 * failed requests that name it, and failures of the requests only its nodes and credentials make
+	 * here (airport list, credential test). `expected` lists texts of failures a test provoked on
+	 * purpose. Each problem is reported once, to the test during which it happened.
 	 */
-	packageProblems(expected: string[] = []): BrowserProblem[] {
-		return this.problems.filter(
+	takePackageProblems(expected: string[] = []): BrowserProblem[] {
+		const seen = this.problems.splice(0);
+		return seen.filter(
 			(problem) =>
 				(PACKAGE_MARKS.some((mark) => problem.text.includes(mark)) || PACKAGE_REQUESTS.some((url) => problem.text.includes(url))) &&
 				!expected.some((text) => problem.text.includes(text)),
@@ -80,11 +82,6 @@ export class Editor {
 	/** The responses the editor got whose URL matches `pattern`, in order. */
 	responsesTo(pattern: RegExp): Array<{ url: string; status: number }> {
 		return this.responses.filter((response) => pattern.test(response.url));
-	}
-
-	/** Every problem seen, for a failing test's message. */
-	allProblems(): BrowserProblem[] {
-		return [...this.problems];
 	}
 
 	/**
