@@ -130,8 +130,10 @@ describe('n8n in queue mode: main, two workers, a webhook process', () => {
 		async function deliver(records: number, perDelivery = 1, concurrency = SENDERS): Promise<string[]> {
 			const before = cluster.sandbox.deliveries().length;
 			const summary = await cluster.sandbox.runShop({ shopId: SHOP_ID, records, perDelivery, concurrency, timeoutSeconds: SENDER_TIMEOUT_SECONDS });
-			expect(summary.byStatus).toEqual({ 200: Math.ceil(records / perDelivery) });
-			return cluster.sandbox.deliveries().slice(before).flatMap((delivery) => delivery.recordIds);
+			const deliveries = cluster.sandbox.deliveries().slice(before);
+			const failures = deliveries.filter((delivery) => delivery.status !== 200).map((delivery) => `${delivery.status ?? 'no answer'}: ${delivery.error ?? ''}`);
+			expect({ byStatus: summary.byStatus, failures }).toEqual({ byStatus: { 200: Math.ceil(records / perDelivery) }, failures: [] });
+			return deliveries.flatMap((delivery) => delivery.recordIds);
 		}
 
 		/**

@@ -39,12 +39,35 @@ export function authHeaders(registration: WebhookRegistration): Record<string, s
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-/** Posts JSON rate data to receivers over keep-alive connections. */
+export interface DeliveryOutcome {
+	status: number | null;
+	error?: string;
+	responseBody?: string;
+}
+
+/**
+ * Posts JSON rate data to receivers over keep-alive connections. A receiver closes an idle
+ * keep-alive connection when it likes (Node's servers after 5 s); a post that went out on such a
+ * connection just as it closed fails with ECONNRESET before the receiver read it. That post is
+ * sent once more on a new connection, as Node's documentation advises for this race; any other
+ * failure is reported, never retried (the spec shows one attempt per delivery).
+ */
 export class DeliveryClient {
 	private readonly httpAgent = new http.Agent({ keepAlive: true });
 	private readonly httpsAgent = new https.Agent({ keepAlive: true });
 
-	post(webhook: StoredWebhook, payload: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<{ status: number | null; error?: string; responseBody?: string }> {
+	async post(webhook: StoredWebhook, payload: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<DeliveryOutcome> {
+		const first = await this.attempt(webhook, payload, timeoutMs, true);
+		if (!first.closedIdleConnection) return first.outcome;
+		return (await this.attempt(webhook, payload, timeoutMs, false)).outcome;
+	}
+
+	private attempt(
+		webhook: StoredWebhook,
+		payload: string,
+		timeoutMs: number,
+		reuseConnection: boolean,
+	): Promise<{ outcome: DeliveryOutcome; closedIdleConnection: boolean }> {
 		const url = new URL(webhook.registration.endpoint);
 		const secure = url.protocol === 'https:';
 		const send = secure ? https.request : http.request;
@@ -53,7 +76,8 @@ export class DeliveryClient {
 				url,
 				{
 					method: 'POST',
-					agent: secure ? this.httpsAgent : this.httpAgent,
+					// A retry takes a connection of its own: the pool may hold more that the receiver closed.
+					agent: reuseConnection ? (secure ? this.httpsAgent : this.httpAgent) : false,
 					timeout: timeoutMs,
 					headers: {
 						'content-type': 'application/json',
@@ -69,12 +93,16 @@ export class DeliveryClient {
 						if (size < 1024) chunks.push(chunk);
 						size += chunk.length;
 					});
-					response.on('end', () => resolve({ status: response.statusCode ?? null, responseBody: Buffer.concat(chunks).toString('utf8').slice(0, 1024) }));
-					response.on('error', (error) => resolve({ status: response.statusCode ?? null, error: error.message }));
+					response.on('end', () =>
+						resolve({ outcome: { status: response.statusCode ?? null, responseBody: Buffer.concat(chunks).toString('utf8').slice(0, 1024) }, closedIdleConnection: false }),
+					);
+					response.on('error', (error) => resolve({ outcome: { status: response.statusCode ?? null, error: error.message }, closedIdleConnection: false }));
 				},
 			);
 			request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-			request.on('error', (error) => resolve({ status: null, error: error.message }));
+			request.on('error', (error: NodeJS.ErrnoException) =>
+				resolve({ outcome: { status: null, error: error.message }, closedIdleConnection: request.reusedSocket && error.code === 'ECONNRESET' }),
+			);
 			request.end(payload);
 		});
 	}
