@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { milesBetween } from '../sandbox/api/eventFilters';
+import { digestEvents } from './digestExpectation';
 import {
 	AIRPORTS_CREDENTIAL,
 	API_CREDENTIAL,
@@ -235,15 +235,7 @@ describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 				const run = await env.n8n.execute(DIGEST.id);
 				const [settings] = outputOf(run, 'Hotel and digest settings');
 				const [digest] = outputOf(run, 'Build digest');
-				const latitude = Number(settings.latitude);
-				const longitude = Number(settings.longitude);
-				const radius = Number(settings.radiusMiles);
-				const minimum = Number(settings.minimumImpactScore);
-
-				const near = env.sandbox.data.events.filter(
-					(event) => milesBetween(latitude, longitude, Number(event.latitude), Number(event.longitude)) <= radius,
-				);
-				const expected = near.filter((event) => event.impactScore >= minimum);
+				const { near, kept: expected } = digestEvents(env.sandbox.data, settings);
 				// The example's defaults must find events and leave some nearby ones out for their score.
 				expect(expected.length).toBeGreaterThan(1);
 				expect(expected.length).toBeLessThan(near.length);

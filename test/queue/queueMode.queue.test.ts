@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadWorkflow, outputOf, printProgress, type WorkflowRun, type WorkflowSeed } from '../e2e/harness';
 import { OPERATION_CASES, operationData, operationWorkflows, runOperationCase, type OperationData } from '../e2e/operationCases';
+import { deliveryFailures } from '../sandbox';
 import { RECOMMENDED_POOL_SIZE, startQueueCluster, type QueueCluster, type StoredExecution } from './harness';
 
 /**
@@ -131,8 +132,7 @@ describe('n8n in queue mode: main, two workers, a webhook process', () => {
 			const before = cluster.sandbox.deliveries().length;
 			const summary = await cluster.sandbox.runShop({ shopId: SHOP_ID, records, perDelivery, concurrency, timeoutSeconds: SENDER_TIMEOUT_SECONDS });
 			const deliveries = cluster.sandbox.deliveries().slice(before);
-			const failures = deliveries.filter((delivery) => delivery.status !== 200).map((delivery) => `${delivery.status ?? 'no answer'}: ${delivery.error ?? ''}`);
-			expect({ byStatus: summary.byStatus, failures }).toEqual({ byStatus: { 200: Math.ceil(records / perDelivery) }, failures: [] });
+			expect({ byStatus: summary.byStatus, failures: deliveryFailures(deliveries) }).toEqual({ byStatus: { 200: Math.ceil(records / perDelivery) }, failures: [] });
 			return deliveries.flatMap((delivery) => delivery.recordIds);
 		}
 

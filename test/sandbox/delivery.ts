@@ -23,6 +23,11 @@ export interface Delivery {
 	durationMs: number;
 }
 
+/** Each delivery not answered 200, as "status: error" ("no answer: socket hang up"), for a test's message. */
+export function deliveryFailures(deliveries: Delivery[]): string[] {
+	return deliveries.filter((delivery) => delivery.status !== 200).map((delivery) => `${delivery.status ?? 'no answer'}: ${delivery.error ?? ''}`);
+}
+
 /** Spec part 5: how each authType puts credentials on the delivery. */
 export function authHeaders(registration: WebhookRegistration): Record<string, string> {
 	switch (registration.authType) {

@@ -17,7 +17,7 @@ import { WebhookStore, type WebhookView } from './webhooks';
 
 export type { LoggedRequest, RequestFilter } from './requestLog';
 export type { RunShopOptions, RunSummary } from './rateShop';
-export type { Delivery } from './delivery';
+export { deliveryFailures, type Delivery } from './delivery';
 export type { ScheduleView } from './scheduler';
 export type { WebhookView } from './webhooks';
 export type { FaultInput } from './faults';
