@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import type { Locator } from 'playwright-core';
-import { milesBetween } from '../sandbox/api/eventFilters';
+import { digestEvents } from '../e2e/digestExpectation';
 import { TravelPricingAirports } from '../../nodes/Airports/TravelPricingAirports.node';
 import { TravelPricingEventImpact } from '../../nodes/EventImpact/TravelPricingEventImpact.node';
 import { TravelPricingHotelDemand } from '../../nodes/HotelDemand/TravelPricingHotelDemand.node';
@@ -193,13 +193,14 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 	/**
 	 * Opens Shop Update with one market, the Airports credential chosen (the picker reads airports
 	 * with it; it is the node's second, optional credential) and Pickup Location on "From list".
+	 * `addMarket` adds the market the first time; later calls find it in the node.
 	 */
-	async function openPickupLocationList(): Promise<Locator> {
+	async function openPickupLocationList({ addMarket }: { addMarket: boolean }): Promise<Locator> {
 		await editor.dismissNotifications();
 		await editor.openNode('Shop Update');
 		const ndv = editor.ndv();
 		const picker = ndv.getByTestId('resource-locator-pickupLocation');
-		if ((await picker.count()) === 0) await ndv.getByRole('button', { name: 'Add Market' }).click();
+		if (addMarket) await ndv.getByRole('button', { name: 'Add Market' }).click();
 		await ndv.getByTestId('node-credentials-select').nth(1).click();
 		await editor.page.getByTestId('node-credentials-select-item-tpAirportsCred01').locator('visible=true').click();
 		await picker.getByTestId('rlc-mode-selector').click();
@@ -208,7 +209,7 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 	}
 
 	test("the airport picker shows the service's error in the list, and the suite's error check catches it", async () => {
-		const picker = await openPickupLocationList();
+		const picker = await openPickupLocationList({ addMarket: true });
 		env.sandbox.setFaults({ endpoints: { airports: { p500: 1 } } });
 		try {
 			await picker.getByTestId('rlc-input').click();
@@ -226,7 +227,7 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 	});
 
 	test("Shop Update's airport picker lists the sandbox's airports and narrows as one types", async () => {
-		const picker = await openPickupLocationList();
+		const picker = await openPickupLocationList({ addMarket: false });
 		await picker.getByTestId('rlc-input').click();
 
 		const items = editor.page.getByTestId('rlc-item');
@@ -271,10 +272,7 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 				(assignment) => [assignment.name, assignment.value],
 			),
 		);
-		const near = env.sandbox.data.events.filter(
-			(event) => milesBetween(Number(settings.latitude), Number(settings.longitude), Number(event.latitude), Number(event.longitude)) <= Number(settings.radiusMiles),
-		);
-		const kept = near.filter((event) => event.impactScore >= Number(settings.minimumImpactScore));
+		const { near, kept } = digestEvents(env.sandbox.data, settings);
 		const items = (count: number): string => `${count} item${count === 1 ? '' : 's'}`;
 		// Start → settings → Event Impact → filter → sort → digest: the counts on the connections.
 		await eventually(
