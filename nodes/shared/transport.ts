@@ -153,7 +153,7 @@ export async function apiRequest<T = unknown>(
 }
 
 /** Finds a socket error code (ECONNRESET...) on the error n8n threw or anywhere in its causes. */
-function findNetworkCode(error: unknown): string | undefined {
+export function findNetworkCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
 		// n8n's NodeApiError keeps the socket code as its httpCode and drops the axios error.

@@ -1,0 +1,238 @@
+import { FieldError } from '../shared/errors';
+import { isEmpty, parsePositiveInteger } from '../shared/fields';
+
+/**
+ * What Detect Changes compares: one rate record (spec part 6) against the last one stored for the
+ * same stay, and whether the difference is worth an alert.
+ */
+
+/** The rate a user compares on: the rate shown on the website, or the rate net of taxes. */
+export type RateField = 'onsiteRate' | 'netRate';
+
+/**
+ * A stay is what a guest would book: the same hotel on the same website, for the same check-in
+ * day, nights, guests and room. Two records of one stay are two observations of one price, so
+ * their difference is a change; anything else is another price. The shop, the point of sale and
+ * the collection time are not part of it: a stay shopped again by another shop is the same stay.
+ */
+export interface Stay {
+	/** The stay as one text, the rates table's lookup column: `hotelCode|websiteCode|checkIn|los|guests|roomType`. */
+	stayKey: string;
+	hotelCode: number;
+	websiteCode: number;
+	/** The check-in day, YYYY-MM-DD, as the service wrote it (no timezone shift). */
+	checkIn: string;
+	los: number;
+	guests: number;
+	roomType: string;
+}
+
+/** One incoming record, read and checked. */
+export interface Observation extends Stay {
+	shopId: number | null;
+	hotelName: string;
+	currency: string;
+	/** Both rates are kept, so that switching Rate Field compares like with like. */
+	onsiteRate: number | null;
+	netRate: number | null;
+	/** ISO 8601 UTC, normalised, so that text order is time order. */
+	dtCollected: string;
+}
+
+export type ChangeType = 'up' | 'down' | 'soldOut' | 'backOnSale' | 'firstSeen';
+
+export const CHANGE_TYPES: readonly ChangeType[] = ['up', 'down', 'soldOut', 'backOnSale', 'firstSeen'];
+
+/** How one record compares with what was stored for its stay. */
+export type Comparison =
+	/** Collected no later than the stored record: a redelivery or a late one. Changes nothing. */
+	| { kind: 'stale' }
+	/** Newer, same price (or sold out both times): only the collection time moves on. */
+	| { kind: 'unchanged' }
+	/** Newer, but in another currency: stored as the new reference, never an alert. */
+	| { kind: 'rebased' }
+	| { kind: 'change'; change: RateChange };
+
+export interface RateChange {
+	changeType: ChangeType;
+	previousRate: number | null;
+	rate: number | null;
+	/** rate − previousRate, to the cent; null when either side is sold out or unknown. */
+	change: number | null;
+	/** change as a percentage of previousRate, to two decimals. */
+	changePercent: number | null;
+	previousCollected: string | null;
+}
+
+/** What Detect Changes alerts on. */
+export interface ChangeRule {
+	/** A move must be at least this many percent of the previous rate (0: any move). */
+	minPercent: number;
+	/** A move must be at least this amount in the record's currency (0: any move). */
+	minAmount: number;
+	direction: 'either' | 'up' | 'down';
+	includeAvailability: boolean;
+	includeFirstSeen: boolean;
+}
+
+/** What was stored for a stay: the fields the comparison reads. */
+export interface StoredRate {
+	currency: string;
+	onsiteRate: number | null;
+	netRate: number | null;
+	dtCollected: string;
+}
+
+const ISO_DATE_START = /^(\d{4}-\d{2}-\d{2})(?:$|[T ])/;
+
+/**
+ * Reads one item as a rate record. Every field the comparison needs must be there and of its
+ * spec type; a rate of 0 (what the service sends with status 204) or null means sold out.
+ */
+export function readObservation(record: Record<string, unknown>, rateField: RateField): Observation {
+	const hotelCode = parsePositiveInteger('hotelCode', record.hotelCode);
+	const websiteCode = parsePositiveInteger('websiteCode', record.websiteCode);
+	const checkIn = checkInDay(record.checkIn);
+	const los = parsePositiveInteger('los', record.los);
+	const guests = parsePositiveInteger('guests', record.guests);
+	const roomType = optionalText('roomType', record.roomType);
+	const stay = { hotelCode, websiteCode, checkIn, los, guests, roomType };
+	const observation: Observation = {
+		stayKey: [hotelCode, websiteCode, checkIn, los, guests, roomType].join('|'),
+		...stay,
+		shopId: isEmpty(record.shopId) ? null : parsePositiveInteger('shopId', record.shopId),
+		hotelName: optionalText('hotelName', record.hotelName),
+		currency: currencyCode(record.currency),
+		onsiteRate: rateOf('onsiteRate', record.onsiteRate, rateField === 'onsiteRate'),
+		netRate: rateOf('netRate', record.netRate, rateField === 'netRate'),
+		dtCollected: collectedAt(record.dtCollected),
+	};
+	return observation;
+}
+
+function checkInDay(value: unknown): string {
+	const match = typeof value === 'string' ? ISO_DATE_START.exec(value.trim()) : null;
+	if (!match || Number.isNaN(Date.parse(`${match[1]}T00:00:00Z`))) {
+		throw new FieldError('checkIn', value, 'must be an ISO 8601 date or timestamp, for example 2026-03-01T00:00:00Z');
+	}
+	return match[1];
+}
+
+function collectedAt(value: unknown): string {
+	const time = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value.trim()) ? Date.parse(value.trim().replace(' ', 'T')) : NaN;
+	if (Number.isNaN(time)) {
+		throw new FieldError('dtCollected', value, 'must be an ISO 8601 timestamp, for example 2026-03-01T06:00:00Z');
+	}
+	return new Date(time).toISOString();
+}
+
+function optionalText(field: string, value: unknown): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value !== 'string') throw new FieldError(field, value, 'must be text');
+	return value.trim();
+}
+
+function currencyCode(value: unknown): string {
+	if (typeof value !== 'string' || !/^[A-Za-z]{3}$/.test(value.trim())) {
+		throw new FieldError('currency', value, 'must be a three-letter currency code such as EUR');
+	}
+	return value.trim().toUpperCase();
+}
+
+/** The compared rate must be there; the other one may be missing (it is then unknown, not sold out). */
+function rateOf(field: RateField, value: unknown, required: boolean): number | null {
+	if (value === null) return 0;
+	if (value === undefined || value === '') {
+		if (required) throw new FieldError(field, value, 'is required: the rate to compare');
+		return null;
+	}
+	const rate = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+	if (!Number.isFinite(rate) || rate < 0) throw new FieldError(field, value, 'must be an amount of 0 or more');
+	return rate;
+}
+
+/** Sold out: the service sends a rate of 0 for a stay it found no room for. */
+export function isSoldOut(rate: number | null): boolean {
+	return rate === null || rate === 0;
+}
+
+/** Cents, not floating-point noise: 120.1 − 100 is 20.1, not 20.099999999999994. */
+function round2(value: number): number {
+	return Math.round(value * 100) / 100;
+}
+
+export function compareWithStored(observation: Observation, stored: StoredRate | undefined, rateField: RateField): Comparison {
+	const rate = observation[rateField];
+	if (stored === undefined) {
+		return {
+			kind: 'change',
+			change: { changeType: 'firstSeen', previousRate: null, rate: isSoldOut(rate) ? null : rate, change: null, changePercent: null, previousCollected: null },
+		};
+	}
+	if (observation.dtCollected <= stored.dtCollected) return { kind: 'stale' };
+	if (observation.currency !== stored.currency) return { kind: 'rebased' };
+
+	const previousRate = stored[rateField];
+	const base = { previousCollected: stored.dtCollected };
+	const wasSoldOut = isSoldOut(previousRate);
+	const soldOut = isSoldOut(rate);
+	if (wasSoldOut && soldOut) return { kind: 'unchanged' };
+	if (soldOut) {
+		return { kind: 'change', change: { ...base, changeType: 'soldOut', previousRate, rate: null, change: null, changePercent: null } };
+	}
+	if (wasSoldOut) {
+		return { kind: 'change', change: { ...base, changeType: 'backOnSale', previousRate: null, rate, change: null, changePercent: null } };
+	}
+	const change = round2((rate as number) - (previousRate as number));
+	if (change === 0) return { kind: 'unchanged' };
+	return {
+		kind: 'change',
+		change: {
+			...base,
+			changeType: change > 0 ? 'up' : 'down',
+			previousRate,
+			rate,
+			change,
+			changePercent: round2((change / (previousRate as number)) * 100),
+		},
+	};
+}
+
+/** Whether a change is one the user asked to be alerted to. */
+export function meetsRule(change: RateChange, rule: ChangeRule): boolean {
+	switch (change.changeType) {
+		case 'firstSeen':
+			return rule.includeFirstSeen;
+		case 'soldOut':
+		case 'backOnSale':
+			return rule.includeAvailability;
+		default:
+			if (rule.direction !== 'either' && rule.direction !== change.changeType) return false;
+			return Math.abs(change.changePercent ?? 0) >= rule.minPercent && Math.abs(change.change ?? 0) >= rule.minAmount;
+	}
+}
+
+/**
+ * Several records of one stay in one run of the node (a delivery that repeats a record, or two
+ * shops at once): only the newest is compared, as it would be had they come one by one, since the
+ * older one is then stale. Ties keep the first item. Returns the item indexes to compare.
+ */
+export function newestPerStay(observations: ReadonlyArray<{ itemIndex: number; observation: Observation }>): Map<string, number> {
+	const newest = new Map<string, { itemIndex: number; dtCollected: string }>();
+	for (const { itemIndex, observation } of observations) {
+		const current = newest.get(observation.stayKey);
+		if (!current || observation.dtCollected > current.dtCollected) {
+			newest.set(observation.stayKey, { itemIndex, dtCollected: observation.dtCollected });
+		}
+	}
+	return new Map([...newest].map(([stayKey, { itemIndex }]) => [stayKey, itemIndex]));
+}
+
+/** A whole number read from a stored row (Data Tables hand numbers back as numbers, or text on some databases). */
+export function storedNumber(value: unknown): number | null {
+	if (value === null || value === undefined || value === '') return null;
+	const number = typeof value === 'number' ? value : Number(value);
+	return Number.isFinite(number) ? number : null;
+}
+
