@@ -3,6 +3,17 @@ import type { CredentialSeed } from './instance';
 /** Fixed ids, so that workflow files can name the credentials they use. */
 export const API_CREDENTIAL = { id: 'tpApiCredential1', name: 'Travel Pricing API' };
 export const AIRPORTS_CREDENTIAL = { id: 'tpAirportsCred01', name: 'Travel Pricing Airports API' };
+export const N8N_API_CREDENTIAL = { id: 'tpN8nApiCred0001', name: 'Travel Pricing n8n API' };
+
+/** What Rate Changes' tables need of an n8n API key (n8n without scopes gives a key every scope). */
+export const DATA_TABLE_SCOPES = [
+	'dataTable:create',
+	'dataTable:read',
+	'dataTable:list',
+	'dataTableRow:create',
+	'dataTableRow:read',
+	'dataTableRow:update',
+];
 
 export interface ServiceAccess {
 	baseUrl: string;
@@ -26,9 +37,15 @@ export function serviceCredentials(access: ServiceAccess): CredentialSeed[] {
 	];
 }
 
+/** The credential of Rate Changes: an API key of the n8n the node runs in, and that n8n's address. */
+export function n8nApiCredential(baseUrl: string, apiKey: string): CredentialSeed {
+	return { ...N8N_API_CREDENTIAL, type: 'travelPricingN8nApi', data: { baseUrl, apiKey } };
+}
+
 const CREDENTIAL_BY_TYPE: Record<string, { id: string; name: string }> = {
 	travelPricingApi: API_CREDENTIAL,
 	travelPricingAirportsApi: AIRPORTS_CREDENTIAL,
+	travelPricingN8nApi: N8N_API_CREDENTIAL,
 };
 
 /**

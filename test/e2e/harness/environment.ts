@@ -1,6 +1,6 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { packPackage } from './communityPackage';
-import { serviceCredentials } from './credentials';
+import { DATA_TABLE_SCOPES, n8nApiCredential, serviceCredentials } from './credentials';
 import { N8nInstance, type CredentialSeed, type Owner, type WorkflowSeed } from './instance';
 import { ensureN8n, formatDuration, NEWEST_N8N, PROVEN_N8N_VERSIONS, printProgress } from './runtime';
 
@@ -77,6 +77,8 @@ export async function startE2e(options: E2eOptions): Promise<E2eEnvironment> {
 		if (options.start !== false) {
 			await n8n.start();
 			await n8n.setupOwner(E2E_OWNER);
+			// Rate Changes reaches n8n's Data Tables through this n8n's own public API.
+			await n8n.importCredentials([n8nApiCredential(n8n.baseUrl, await n8n.createApiKey('Travel Pricing e2e', DATA_TABLE_SCOPES))]);
 			await n8n.waitForPublished();
 		}
 		printProgress(

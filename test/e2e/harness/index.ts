@@ -1,5 +1,14 @@
 export { packPackage, installCommunityPackage, ownPackageJson, REPO_ROOT } from './communityPackage';
-export { API_CREDENTIAL, AIRPORTS_CREDENTIAL, bindCredentials, serviceCredentials, type ServiceAccess } from './credentials';
+export {
+	API_CREDENTIAL,
+	AIRPORTS_CREDENTIAL,
+	bindCredentials,
+	DATA_TABLE_SCOPES,
+	N8N_API_CREDENTIAL,
+	n8nApiCredential,
+	serviceCredentials,
+	type ServiceAccess,
+} from './credentials';
 export { installDebianPackages, onPath } from './debian';
 export { E2E_OWNER, e2eVersions, startE2e, type E2eEnvironment, type E2eOptions } from './environment';
 export {

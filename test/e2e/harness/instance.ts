@@ -313,6 +313,16 @@ export class N8nInstance {
 		if (response.status !== 200) throw new Error(`Login answered ${response.status}: ${response.text}`);
 	}
 
+	/**
+	 * Creates an n8n API key for the signed-in user, as Settings > n8n API does, and returns the
+	 * key itself (n8n shows it once).
+	 */
+	async createApiKey(label: string, scopes: readonly string[]): Promise<string> {
+		const response = await this.request<{ data: { rawApiKey: string } }>('POST', '/rest/api-keys', { label, scopes, expiresAt: null });
+		if (response.status !== 200) throw new Error(`Creating an API key answered ${response.status}: ${response.text}`);
+		return response.body.data.rawApiKey;
+	}
+
 	/** Whether the instance already has its owner (then setupOwner would be refused). */
 	async hasOwner(): Promise<boolean> {
 		const settings = await this.request<{ data: { userManagement?: { showSetupOnFirstLoad?: boolean } } }>('GET', '/rest/settings');
