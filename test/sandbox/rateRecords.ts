@@ -52,18 +52,24 @@ function isoDay(ms: number): string {
 /**
  * Builds `plan.count` records. Record i covers hotel × website pair (i mod pairs) and check-in
  * day 1 + floor(i / pairs) (within the horizon), so counts map to a predictable spread of rates.
+ * Once pairs × horizon records have used every pair and day, the next ones are for one guest
+ * more (3, then 4…), so every record of a run is a stay of its own: hotel, website, check-in,
+ * los, guests and room type never repeat together.
  */
 export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[] {
-	const hotels = plan.hotelCodes.map((code) => data.hotelsByCode.get(code) ?? buildHotel(data.seed, code));
-	const sites = plan.websiteCodes.map(websiteFor);
+	// A code listed twice would make the same pair twice and repeat its stays.
+	const hotels = [...new Set(plan.hotelCodes)].map((code) => data.hotelsByCode.get(code) ?? buildHotel(data.seed, code));
+	const sites = [...new Set(plan.websiteCodes)].map(websiteFor);
 	const pairs = hotels.flatMap((hotel) => sites.map((site) => ({ hotel, site })));
+	const horizon = Math.max(1, plan.horizon);
 	const collectedDay = Math.floor(plan.collectedAt / DAY_MS) * DAY_MS;
 	const fx = USD_RATE[plan.currency.toUpperCase()] ?? 1;
 	return Array.from({ length: plan.count }, (_, i) => {
 		const { hotel: seedHotel, site } = pairs[i % pairs.length];
 		const { hotel, cityInfo } = seedHotel;
 		const random = createPrng(deriveSeed(data.seed, 'rate', plan.shopId, plan.runNo, i));
-		const dayOffset = (Math.floor(i / pairs.length) % Math.max(1, plan.horizon)) + 1;
+		const dayOffset = (Math.floor(i / pairs.length) % horizon) + 1;
+		const guests = 2 + Math.floor(i / (pairs.length * horizon));
 		const checkIn = collectedDay + dayOffset * DAY_MS;
 		const checkOut = checkIn + plan.los * DAY_MS;
 		const roomIndex = random.int(0, ROOMS.length - 1);
@@ -87,7 +93,7 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[
 			checkOut: new Date(checkOut).toISOString(),
 			los: plan.los,
 			pos: plan.pos,
-			guests: 2,
+			guests,
 			hotelId: seedHotel.hotelId,
 			hotelCode: hotel.hotelcode,
 			hotelName: hotel.hotelname,
@@ -120,7 +126,7 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[
 			onsiteRate,
 			netRate: Number((taxIncluded ? onsiteRate - taxAmount : onsiteRate).toFixed(2)),
 			discount,
-			occupancy: 2,
+			occupancy: guests,
 			paymentType: random.pick(PAYMENT_TYPES),
 			rankingListingCount: random.int(50, 1500),
 			navigationPage: random.int(1, 10),
