@@ -17,6 +17,7 @@ import { WebhookStore, type WebhookView } from './webhooks';
 
 export type { LoggedRequest, RequestFilter } from './requestLog';
 export type { RunShopOptions, RunSummary } from './rateShop';
+export type { ChangeType, ExpectedChange, RateChanges } from './rateChanges';
 export { deliveryFailures, type Delivery } from './delivery';
 export type { ScheduleView } from './scheduler';
 export type { WebhookView } from './webhooks';
@@ -213,7 +214,7 @@ export class Sandbox implements ControlTarget {
 		this.webhookStore.clear();
 		this.log.clear();
 		this.load.reset();
-		this.runner.clear();
+		this.runner.reset();
 		this.faultInjector.set(this.baseFaults);
 		this.setVariants(this.options.variants ?? {});
 		this.data.shops.reset();

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import axios from 'axios';
-import { startSandbox, type RateRecord, type RunSummary, type Sandbox } from './index';
+import axios, { type AxiosInstance } from 'axios';
+import { startSandbox, type ChangeType, type ExpectedChange, type RateRecord, type RunSummary, type Sandbox } from './index';
 
 /** A webhook receiver keeping every record delivered, whatever the records per POST. */
 async function startReceiver(): Promise<{ url: string; records: RateRecord[]; close: () => Promise<void> }> {
@@ -26,13 +26,17 @@ async function startReceiver(): Promise<{ url: string; records: RateRecord[]; cl
 }
 
 const START = '2026-12-01T10:54:00.000Z';
+const CHANGES = { seed: 42, changed: 0.1, soldOut: 0.05, backOnSale: 0.5 };
 
 let sandbox: Sandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let control: AxiosInstance;
 
 beforeAll(async () => {
+	// A frozen clock: a repeat made at once must still be collected later than the run it repeats.
 	sandbox = await startSandbox({ port: 0, speed: 0, clock: START });
 	receiver = await startReceiver();
+	control = axios.create({ baseURL: `${sandbox.baseUrl}/__sandbox`, validateStatus: () => true });
 });
 
 afterAll(async () => {
@@ -47,7 +51,7 @@ beforeEach(async () => {
 	await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
 });
 
-/** A stay: what no two records of one run share. */
+/** What the Rate Changes node keys a stay on. */
 function stayOf(record: RateRecord): string {
 	return [record.hotelCode, record.websiteCode, record.checkIn.slice(0, 10), record.los, record.guests, record.roomType].join('|');
 }
@@ -62,6 +66,43 @@ function deliveredBy(summary: RunSummary): RateRecord[] {
 	return receiver.records.filter((record) => record.recordId.startsWith(prefix)).sort((a, b) => recNumber(a) - recNumber(b));
 }
 
+function changeTypeOf(previousRate: number, rate: number): ChangeType {
+	if (rate === 0) return 'soldOut';
+	if (previousRate === 0) return 'backOnSale';
+	return rate > previousRate ? 'up' : 'down';
+}
+
+/** What a consumer comparing each record with the last one of its stay finds, worked out from the deliveries alone. */
+function changesBetween(previous: RateRecord[], next: RateRecord[]): ExpectedChange[] {
+	const lastByStay = new Map(previous.map((record) => [stayOf(record), record]));
+	return next.flatMap((record) => {
+		const before = lastByStay.get(stayOf(record));
+		if (!before) throw new Error(`${record.recordId} is a stay the repeated run did not have`);
+		if (before.onsiteRate === record.onsiteRate) return [];
+		const { recordId, hotelCode, websiteCode, checkIn, los, guests, roomType, currency } = record;
+		return [{ recordId, hotelCode, websiteCode, checkIn, los, guests, roomType, currency, previousRate: before.onsiteRate || null, rate: record.onsiteRate || null, changeType: changeTypeOf(before.onsiteRate, record.onsiteRate) }];
+	});
+}
+
+function countByType(changes: ExpectedChange[]): Record<ChangeType, number> {
+	const counts: Record<ChangeType, number> = { up: 0, down: 0, soldOut: 0, backOnSale: 0 };
+	for (const change of changes) counts[change.changeType]++;
+	return counts;
+}
+
+/** What a sold-out record sets; the only fields a repeat's changes may touch. */
+const RATE_FIELDS: ReadonlyArray<keyof RateRecord> = ['onsiteRate', 'netRate', 'taxAmount', 'statusCode', 'roomAvailable', 'roomLeft', 'isLAR', 'promo', 'otherInformation'];
+const RUN_FIELDS: ReadonlyArray<keyof RateRecord> = ['recordId', 'dtCollected'];
+
+/** Every field a repeat keeps from the run it repeats. */
+function withoutRunAndRate(record: RateRecord): Partial<RateRecord> {
+	return Object.fromEntries(Object.entries(record).filter(([field]) => ![...RUN_FIELDS, ...RATE_FIELDS].includes(field as keyof RateRecord)));
+}
+
+function soldOutShape(record: RateRecord): Partial<RateRecord> {
+	return Object.fromEntries(RATE_FIELDS.map((field) => [field, record[field]]));
+}
+
 describe('stays within one run', () => {
 	it('makes every record a stay of its own when a run has more records than pairs × horizon: one guest more per round', async () => {
 		const shop = sandbox.data.shops.get(4)!;
@@ -72,5 +113,136 @@ describe('stays within one run', () => {
 		expect(new Set(records.map(stayOf)).size).toBe(records.length);
 		expect(records.map((record) => record.guests)).toEqual(records.map((_, i) => 2 + Math.floor(i / round)));
 		expect(records.every((record) => record.occupancy === record.guests)).toBe(true);
+	});
+});
+
+describe('repeating a run (repeatRun)', () => {
+	it('without changes delivers the same stays and rates again, with new recordIds and a later dtCollected', async () => {
+		const base = await sandbox.runShop({ shopId: 3, records: 300, perDelivery: 50 });
+		const repeat = await sandbox.runShop({ repeatRun: base.runId, perDelivery: 50 });
+		expect(repeat).toMatchObject({ shopId: 3, account: 'demo', records: 300, byStatus: { '200': 6 }, repeatOf: base.runId, expectedChanges: [] });
+		expect(Date.parse(repeat.collectedAt)).toBeGreaterThan(Date.parse(base.collectedAt));
+		const before = deliveredBy(base);
+		const after = deliveredBy(repeat);
+		expect(after).toEqual(before.map((record, i) => ({ ...record, recordId: `shop3-run${repeat.runId}-rec${i + 1}`, dtCollected: repeat.collectedAt })));
+	});
+
+	it('is collected at the clock’s time once the clock has moved on', async () => {
+		const base = await sandbox.runShop({ shopId: 3, records: 5 });
+		sandbox.setClock('2026-12-01T12:00:00.000Z');
+		const repeat = await sandbox.runShop({ repeatRun: base.runId });
+		expect(repeat.collectedAt).toBe('2026-12-01T12:00:00.000Z');
+		expect(deliveredBy(repeat).every((record) => record.dtCollected === repeat.collectedAt)).toBe(true);
+	});
+
+	describe('with changes', () => {
+		let base: RunSummary;
+		let repeat: RunSummary;
+
+		beforeEach(async () => {
+			base = await sandbox.runShop({ shopId: 2, records: 1000, perDelivery: 100 });
+			repeat = await sandbox.runShop({ repeatRun: base.runId, changes: CHANGES, perDelivery: 100 });
+		});
+
+		it('reports in expectedChanges exactly what differs between the two runs’ deliveries, in record order', () => {
+			const found = changesBetween(deliveredBy(base), deliveredBy(repeat));
+			expect(found.length).toBeGreaterThan(0);
+			expect(repeat.expectedChanges).toEqual(found);
+		});
+
+		it('changes round(share × eligible) records of each kind: changed and soldOut from those on sale, backOnSale from the sold out', () => {
+			const onSale = deliveredBy(base).filter((record) => record.onsiteRate > 0).length;
+			const soldOut = 1000 - onSale;
+			expect(soldOut).toBeGreaterThan(10);
+			const counts = countByType(repeat.expectedChanges ?? []);
+			expect(counts.up + counts.down).toBe(Math.round(CHANGES.changed * onSale));
+			expect(counts.up).toBeGreaterThan(0);
+			expect(counts.down).toBeGreaterThan(0);
+			expect(counts.soldOut).toBe(Math.round(CHANGES.soldOut * onSale));
+			expect(counts.backOnSale).toBe(Math.round(CHANGES.backOnSale * soldOut));
+		});
+
+		it('moves a changed rate by 5 to 30 % in cents, with taxAmount and netRate following; sold-out and back-on-sale records look like the sandbox’s own', () => {
+			const before = deliveredBy(base);
+			const after = deliveredBy(repeat);
+			const anySoldOut = before.find((record) => record.onsiteRate === 0)!;
+			const anyOnSale = before.find((record) => record.onsiteRate > 0)!;
+			for (const [i, record] of after.entries()) {
+				const previous = before[i];
+				expect(withoutRunAndRate(record)).toEqual(withoutRunAndRate(previous));
+				if (record.onsiteRate === previous.onsiteRate) {
+					expect(record).toEqual({ ...previous, recordId: record.recordId, dtCollected: record.dtCollected });
+				} else if (record.onsiteRate === 0) {
+					expect(soldOutShape(record)).toEqual(soldOutShape(anySoldOut));
+				} else if (previous.onsiteRate === 0) {
+					expect(record).toMatchObject({ statusCode: anyOnSale.statusCode, roomAvailable: anyOnSale.roomAvailable });
+					expect(record.onsiteRate).toBeGreaterThan(0);
+					expect(record.taxAmount).toBeGreaterThan(0);
+				} else {
+					// Whole cents make the share move by up to half a cent either side of 5 and 30 %.
+					const move = Math.abs(record.onsiteRate - previous.onsiteRate) / previous.onsiteRate;
+					expect(move).toBeGreaterThanOrEqual(0.05 - 0.0001);
+					expect(move).toBeLessThanOrEqual(0.3 + 0.0001);
+					expect(Number(record.onsiteRate.toFixed(2))).toBe(record.onsiteRate);
+					expect(record.taxAmount / record.onsiteRate).toBeCloseTo(previous.taxAmount / previous.onsiteRate, 3);
+					expect(record).toEqual({ ...previous, recordId: record.recordId, dtCollected: record.dtCollected, onsiteRate: record.onsiteRate, netRate: record.netRate, taxAmount: record.taxAmount });
+				}
+				expect(record.netRate).toBeCloseTo(record.taxStatus === 1 ? record.onsiteRate - record.taxAmount : record.onsiteRate, 2);
+			}
+		});
+
+		it('makes the same changes for the same seed, and other ones for another seed', async () => {
+			const again = await sandbox.runShop({ repeatRun: base.runId, changes: CHANGES, perDelivery: 100 });
+			const other = await sandbox.runShop({ repeatRun: base.runId, changes: { ...CHANGES, seed: 43 }, perDelivery: 100 });
+			const byRecord = (summary: RunSummary): unknown[] => (summary.expectedChanges ?? []).map(({ recordId, ...change }) => ({ rec: recordId.replace(/-run\d+-/, '-'), ...change }));
+			expect(byRecord(again)).toEqual(byRecord(repeat));
+			expect(byRecord(other)).not.toEqual(byRecord(repeat));
+		});
+
+		it('repeats a repeat: its changes count from the repeat, later again', async () => {
+			const next = await sandbox.runShop({ repeatRun: repeat.runId, changes: { ...CHANGES, seed: 7 }, perDelivery: 100 });
+			expect(next.repeatOf).toBe(repeat.runId);
+			expect(Date.parse(next.collectedAt)).toBeGreaterThan(Date.parse(repeat.collectedAt));
+			expect(next.expectedChanges).toEqual(changesBetween(deliveredBy(repeat), deliveredBy(next)));
+			expect(next.expectedChanges?.length).toBeGreaterThan(0);
+		});
+	});
+
+	it('is driven by POST /__sandbox/run-shop and listed by GET /__sandbox/runs with repeatOf and expectedChanges', async () => {
+		const base = (await control.post('/run-shop', { shopId: 5, records: 200, perDelivery: 20 })).data as RunSummary;
+		const { status, data } = await control.post('/run-shop', { repeatRun: base.runId, changes: CHANGES, perDelivery: 20 });
+		expect(status).toBe(200);
+		expect(data).toMatchObject({ shopId: 5, repeatOf: base.runId, expectedChanges: changesBetween(deliveredBy(base), deliveredBy(data)) });
+		const runs = (await control.get('/runs')).data as RunSummary[];
+		expect(runs.map((run) => run.repeatOf)).toEqual([undefined, base.runId]);
+		expect(runs[1]).toEqual(data);
+	});
+
+	it('still repeats a run after clearDeliveries, but not after reset', async () => {
+		const base = await sandbox.runShop({ shopId: 3, records: 3 });
+		sandbox.clearDeliveries();
+		expect(await sandbox.runShop({ repeatRun: base.runId })).toMatchObject({ repeatOf: base.runId, records: 3 });
+		sandbox.reset();
+		await expect(sandbox.runShop({ repeatRun: base.runId })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/unknown repeatRun/) });
+	});
+
+	it.each<[string, (runId: number) => Record<string, unknown>, RegExp]>([
+		['repeatRun is unknown', (runId) => ({ repeatRun: runId + 1 }), /unknown repeatRun \d+: no run of this sandbox/],
+		['repeatRun is not an integer', (runId) => ({ repeatRun: String(runId) }), /repeatRun must be an integer/],
+		['changes comes without repeatRun', () => ({ shopId: 3, changes: { changed: 0.1 } }), /changes needs repeatRun/],
+		['a share is above 1', (runId) => ({ repeatRun: runId, changes: { changed: 1.2 } }), /changes.changed must be a number from 0 to 1/],
+		['a share is below 0', (runId) => ({ repeatRun: runId, changes: { backOnSale: -0.1 } }), /changes.backOnSale must be a number from 0 to 1/],
+		['a share is a string', (runId) => ({ repeatRun: runId, changes: { soldOut: '0.1' } }), /changes.soldOut must be a number from 0 to 1/],
+		['changed and soldOut add up past 1', (runId) => ({ repeatRun: runId, changes: { changed: 0.6, soldOut: 0.5 } }), /must not pass 1/],
+		['the seed is not an integer', (runId) => ({ repeatRun: runId, changes: { seed: 1.5 } }), /changes.seed must be an integer/],
+		['changes has an unknown field', (runId) => ({ repeatRun: runId, changes: { soldout: 0.1 } }), /unknown field 'changes.soldout'/],
+		['records is set with repeatRun', (runId) => ({ repeatRun: runId, records: 5 }), /records cannot be set with repeatRun/],
+		['shopId is another shop than the repeated run’s', (runId) => ({ repeatRun: runId, shopId: 4 }), /not the shop of run \d+ \(shop 3\)/],
+		['an option is misspelt', (runId) => ({ repeatrun: runId, shopId: 3 }), /unknown field 'repeatrun'/],
+	])('answers 400 when %s', async (_case, body, reason) => {
+		const base = await sandbox.runShop({ shopId: 3, records: 2 });
+		const { status, data } = await control.post('/run-shop', body(base.runId));
+		expect(status).toBe(400);
+		expect(data).toEqual({ error: true, status: 400, message: expect.stringMatching(reason) });
 	});
 });

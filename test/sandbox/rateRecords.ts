@@ -1,7 +1,7 @@
 import type { SandboxData } from './data';
 import { buildHotel } from './data/hotels';
 import { ALL_WEBSITES, type Website } from './data/websites';
-import { createPrng, deriveSeed } from './prng';
+import { createPrng, deriveSeed, type Prng } from './prng';
 import type { RateRecord } from './types';
 
 /** What one run of a rate shop collects. */
@@ -29,10 +29,59 @@ const ROOMS = [
 	{ type: 'Junior Suite', description: 'King bed and sofa, 42 m², separate lounge', amenities: 'Free WiFi, Minibar, Bathtub, Lounge access' },
 	{ type: 'Executive Suite', description: 'King bed, 60 m², panoramic view', amenities: 'Free WiFi, Butler service, Bathtub, Lounge access, Espresso machine' },
 ];
+const ON_SALE_NOTES = ['', 'Only a few rooms left at this price', 'Includes city tax'];
 const MEAL_PLANS = ['Room only', 'Breakfast included', 'Half board'];
 const RATE_PLANS = ['Non-refundable', 'Free cancellation', 'Member rate', 'Advance purchase'];
 const PROMOS = ['', '', '', 'Getaway Deal', 'Limited-time Deal', 'Mobile-only price'];
 const PAYMENT_TYPES = ['Pay at property', 'Prepaid', 'Pay later'];
+
+/** What a record says when the website has no room for the stay: no rate, status 204. */
+export const SOLD_OUT = {
+	onsiteRate: 0,
+	netRate: 0,
+	taxAmount: 0,
+	isLAR: false,
+	roomAvailable: 'No',
+	roomLeft: '0',
+	promo: '',
+	otherInformation: 'Sold out for the selected dates',
+	statusCode: 204,
+} as const satisfies Partial<RateRecord>;
+
+/** The sandbox's own record identity; `n` counts from 1 within the run. */
+export function recordIdFor(shopId: number, runNo: number, n: number): string {
+	return `shop${shopId}-run${runNo}-rec${n}`;
+}
+
+/** The tax and net rate of an onsite rate: the tax is a share of it, and comes off the net rate only when included. */
+export function priced(onsiteRate: number, taxShare: number, taxIncluded: boolean): Pick<RateRecord, 'onsiteRate' | 'taxAmount' | 'netRate'> {
+	const taxAmount = Number((onsiteRate * taxShare).toFixed(2));
+	return { onsiteRate, taxAmount, netRate: Number((taxIncluded ? onsiteRate - taxAmount : onsiteRate).toFixed(2)) };
+}
+
+/** A nightly rate from the hotel's star band, `draw` (0..1) placing it inside the band. */
+function nightlyRate(starRating: string, roomIndex: number, checkIn: number, currency: string, draw: number): number {
+	const [low, high] = NIGHTLY_USD_BY_STARS[starRating] ?? [90, 200];
+	const weekend = [5, 6].includes(new Date(checkIn).getUTCDay());
+	const fx = USD_RATE[currency.toUpperCase()] ?? 1;
+	return Number(((low + draw * (high - low)) * (1 + roomIndex * 0.25) * (weekend ? 1.15 : 1) * fx).toFixed(2));
+}
+
+/** A sold-out record's stay on sale again: a fresh rate for its hotel, room and night, rooms left, a promo. */
+export function onSaleAgain(record: RateRecord, random: Prng): Partial<RateRecord> {
+	const roomIndex = Math.max(0, ROOMS.findIndex((room) => room.type === record.roomType));
+	// htlRating carries the hotel's star rating (see buildRateRecords), so the rate stays in its band.
+	const onsiteRate = nightlyRate(String(record.otherRatings.htlRating), roomIndex, Date.parse(record.checkIn), record.currency, random.next());
+	return {
+		...priced(onsiteRate, random.float(0.08, 0.16, 3), record.taxStatus === 1),
+		isLAR: roomIndex === 0,
+		roomAvailable: 'Yes',
+		roomLeft: String(random.int(1, 12)),
+		promo: random.pick(PROMOS),
+		otherInformation: random.pick(ON_SALE_NOTES),
+		statusCode: 200,
+	};
+}
 
 function ratingText(rating: number): string {
 	if (rating >= 9) return 'Wonderful';
@@ -63,7 +112,6 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[
 	const pairs = hotels.flatMap((hotel) => sites.map((site) => ({ hotel, site })));
 	const horizon = Math.max(1, plan.horizon);
 	const collectedDay = Math.floor(plan.collectedAt / DAY_MS) * DAY_MS;
-	const fx = USD_RATE[plan.currency.toUpperCase()] ?? 1;
 	return Array.from({ length: plan.count }, (_, i) => {
 		const { hotel: seedHotel, site } = pairs[i % pairs.length];
 		const { hotel, cityInfo } = seedHotel;
@@ -74,18 +122,16 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[
 		const checkOut = checkIn + plan.los * DAY_MS;
 		const roomIndex = random.int(0, ROOMS.length - 1);
 		const room = ROOMS[roomIndex];
-		const [low, high] = NIGHTLY_USD_BY_STARS[hotel.starrating] ?? [90, 200];
-		const weekend = [5, 6].includes(new Date(checkIn).getUTCDay());
 		const soldOut = random.chance(0.05);
-		const nightly = (low + random.next() * (high - low)) * (1 + roomIndex * 0.25) * (weekend ? 1.15 : 1) * fx;
-		const onsiteRate = soldOut ? 0 : Number(nightly.toFixed(2));
+		const nightly = nightlyRate(hotel.starrating, roomIndex, checkIn, plan.currency, random.next());
 		const taxIncluded = random.chance(0.5);
-		const taxAmount = Number((onsiteRate * random.float(0.08, 0.16, 3)).toFixed(2));
+		// Drawn for sold-out records too: skipping it would move every later draw of those records.
+		const taxShare = random.float(0.08, 0.16, 3);
+		const { onsiteRate, taxAmount, netRate } = soldOut ? SOLD_OUT : priced(nightly, taxShare, taxIncluded);
 		const discount = random.chance(0.3) ? random.pick([5, 10, 12, 15, 20]) : 0;
 		const reviewRating = random.float(6.5, 9.8, 1);
-		const roomsLeft = soldOut ? 0 : random.int(1, 12);
 		return {
-			recordId: `shop${plan.shopId}-run${plan.runNo}-rec${i + 1}`,
+			recordId: recordIdFor(plan.shopId, plan.runNo, i + 1),
 			shopId: plan.shopId,
 			dtCollected: new Date(plan.collectedAt).toISOString(),
 			websiteCode: site.websitecode,
@@ -105,14 +151,14 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[
 			latitude: hotel.lat.toFixed(6),
 			longitude: hotel.long.toFixed(6),
 			currency: plan.currency,
-			isLAR: !soldOut && roomIndex === 0,
+			isLAR: soldOut ? SOLD_OUT.isLAR : roomIndex === 0,
 			propertyType: 'Hotel',
 			roomType: room.type,
 			roomDescription: room.description,
 			roomAmenities: room.amenities,
 			mapLink: `https://maps.google.com/?q=${hotel.lat.toFixed(6)},${hotel.long.toFixed(6)}`,
-			roomAvailable: soldOut ? 'No' : 'Yes',
-			roomLeft: String(roomsLeft),
+			roomAvailable: soldOut ? SOLD_OUT.roomAvailable : 'Yes',
+			roomLeft: soldOut ? SOLD_OUT.roomLeft : String(random.int(1, 12)),
 			reviewRating,
 			reviewsCount: random.int(40, 9000),
 			taxAmount,
@@ -121,10 +167,10 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[
 			mealPlan: random.pick(MEAL_PLANS),
 			ratePlan: random.pick(RATE_PLANS),
 			locationRating: random.float(6.0, 9.9, 1),
-			promo: soldOut ? '' : random.pick(PROMOS),
+			promo: soldOut ? SOLD_OUT.promo : random.pick(PROMOS),
 			ratingText: ratingText(reviewRating),
 			onsiteRate,
-			netRate: Number((taxIncluded ? onsiteRate - taxAmount : onsiteRate).toFixed(2)),
+			netRate,
 			discount,
 			occupancy: guests,
 			paymentType: random.pick(PAYMENT_TYPES),
@@ -132,8 +178,8 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[
 			navigationPage: random.int(1, 10),
 			newArrival: random.chance(0.05) ? 'Yes' : 'No',
 			distanceHotel: random.float(0.1, 12, 2),
-			otherInformation: soldOut ? 'Sold out for the selected dates' : random.pick(['', 'Only a few rooms left at this price', 'Includes city tax']),
-			statusCode: soldOut ? 204 : 200,
+			otherInformation: soldOut ? SOLD_OUT.otherInformation : random.pick(ON_SALE_NOTES),
+			statusCode: soldOut ? SOLD_OUT.statusCode : 200,
 			otherRatings: { htlRating: Number(hotel.starrating), aptRating: random.float(0, 5, 1), dotsRating: random.float(0, 5, 1) },
 			ratingFlags: { preferredPartner: random.chance(0.3), preferredPlus: random.chance(0.1) },
 		};

@@ -1,15 +1,17 @@
 import { badRequest } from './api/errors';
-import { integer } from './api/fields';
+import { integer, rejectUnknownFields } from './api/fields';
 import type { VirtualClock } from './clock';
 import type { SandboxData } from './data';
 import { DeliveryClient, runPool, type Delivery } from './delivery';
 import { createPrng, deriveSeed } from './prng';
-import { buildRateRecords } from './rateRecords';
+import { parseRateChanges, repeatRecords, type ExpectedChange, type RateChanges } from './rateChanges';
+import { buildRateRecords, type RatePlan } from './rateRecords';
 import type { AccountId, RateRecord } from './types';
 import type { StoredWebhook, WebhookStore } from './webhooks';
 
 export interface RunShopOptions {
-	shopId: number;
+	/** Required, but for a repeat, whose shop is the repeated run's. */
+	shopId?: number;
 	/** How many rate records the run produces (default 10). */
 	records?: number;
 	/** Records per POST: 1 → the body is one record object; more → an array. */
@@ -20,6 +22,10 @@ export interface RunShopOptions {
 	timeoutSeconds?: number;
 	hotelCodes?: number[];
 	websiteCodes?: number[];
+	/** Collect the stays of this earlier run again (sandbox extra): same stays and rates, new recordIds, later dtCollected. */
+	repeatRun?: number;
+	/** Only with repeatRun: which shares of its rates change (see RateChanges). */
+	changes?: Partial<RateChanges>;
 }
 
 export interface RunSummary {
@@ -35,6 +41,10 @@ export interface RunSummary {
 	records: number;
 	/** Count of deliveries by receiver status; `error` when no answer came. */
 	byStatus: Record<string, number>;
+	/** A repeat's: the run it repeats. */
+	repeatOf?: number;
+	/** A repeat's: every record whose rate differs from the repeated run, in record order. */
+	expectedChanges?: ExpectedChange[];
 }
 
 export interface RunTrigger {
@@ -45,6 +55,32 @@ export interface RunTrigger {
 
 const POS_BY_COB: Record<string, number> = { US: 1, GB: 2, DE: 3, FR: 4, ES: 5 };
 
+/** How a run's records go out, whether collected afresh or repeated. */
+interface DeliveryOptions {
+	perDelivery: number;
+	concurrency: number;
+	timeoutSeconds: number;
+}
+
+interface FreshRun {
+	shopId: number;
+	records: number;
+	hotelCodes?: number[];
+	websiteCodes?: number[];
+}
+
+interface RepeatRun {
+	repeatRun: number;
+	shopId?: number;
+	changes: RateChanges;
+}
+
+export type ParsedRunShopOptions = DeliveryOptions & (FreshRun | RepeatRun);
+
+const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'hotelCodes', 'websiteCodes', 'repeatRun', 'changes'];
+/** A repeat collects exactly the stays of the run it repeats, so what chooses stays is not its to set. */
+const STAY_CHOOSING_FIELDS = ['records', 'hotelCodes', 'websiteCodes'];
+
 function optionalCodes(value: unknown, field: string): number[] | undefined {
 	if (value === undefined) return undefined;
 	if (!Array.isArray(value) || value.length === 0) throw badRequest(`${field} must be a non-empty array of integers`);
@@ -52,18 +88,58 @@ function optionalCodes(value: unknown, field: string): number[] | undefined {
 }
 
 /** Checks runShop arguments (they also arrive as JSON on POST /__sandbox/run-shop). */
-export function parseRunShopOptions(input: unknown): Required<Omit<RunShopOptions, 'hotelCodes' | 'websiteCodes'>> & Pick<RunShopOptions, 'hotelCodes' | 'websiteCodes'> {
+export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 	if (input === null || typeof input !== 'object') throw badRequest('run-shop options must be an object');
 	const options = input as Record<string, unknown>;
-	return {
-		shopId: integer(options.shopId, 'shopId', { min: 1 }),
-		records: options.records === undefined ? 10 : integer(options.records, 'records', { min: 1, max: 1_000_000 }),
+	// A misspelt repeatRun or changes would otherwise quietly run a fresh shop.
+	rejectUnknownFields(options, RUN_SHOP_FIELDS);
+	const delivery: DeliveryOptions = {
 		perDelivery: options.perDelivery === undefined ? 1 : integer(options.perDelivery, 'perDelivery', { min: 1 }),
 		concurrency: options.concurrency === undefined ? 20 : integer(options.concurrency, 'concurrency', { min: 1, max: 2000 }),
 		timeoutSeconds: options.timeoutSeconds === undefined ? 10 : integer(options.timeoutSeconds, 'timeoutSeconds', { min: 1, max: 600 }),
-		hotelCodes: optionalCodes(options.hotelCodes, 'hotelCodes'),
-		websiteCodes: optionalCodes(options.websiteCodes, 'websiteCodes'),
 	};
+	if (options.repeatRun === undefined) {
+		if (options.changes !== undefined) throw badRequest('changes needs repeatRun: only a repeat of an earlier run has rates to change');
+		return {
+			...delivery,
+			shopId: integer(options.shopId, 'shopId', { min: 1 }),
+			records: options.records === undefined ? 10 : integer(options.records, 'records', { min: 1, max: 1_000_000 }),
+			hotelCodes: optionalCodes(options.hotelCodes, 'hotelCodes'),
+			websiteCodes: optionalCodes(options.websiteCodes, 'websiteCodes'),
+		};
+	}
+	const chosen = STAY_CHOOSING_FIELDS.find((field) => options[field] !== undefined);
+	if (chosen) throw badRequest(`${chosen} cannot be set with repeatRun: a repeat collects the stays of the run it repeats`);
+	return {
+		...delivery,
+		repeatRun: integer(options.repeatRun, 'repeatRun', { min: 1 }),
+		shopId: options.shopId === undefined ? undefined : integer(options.shopId, 'shopId', { min: 1 }),
+		changes: parseRateChanges(options.changes),
+	};
+}
+
+/**
+ * Enough to build a run's records again: a fresh run's plan, or the run a repeat repeated and its
+ * changes. Kept instead of the records, so any run stays repeatable at no memory cost.
+ */
+interface RunRecipe {
+	shopId: number;
+	account: AccountId;
+	collectedAt: number;
+	source: { plan: RatePlan } | RepeatSource;
+}
+
+interface RepeatSource {
+	repeatOf: number;
+	changes: RateChanges;
+}
+
+/** A run's records, ready to deliver, with what the summary says about them. */
+interface Collection {
+	runId: number;
+	recipe: RunRecipe;
+	records: RateRecord[];
+	repeat?: Pick<RunSummary, 'repeatOf' | 'expectedChanges'>;
 }
 
 /** Runs rate shops: builds their records and delivers them to the account's webhooks. */
@@ -72,6 +148,7 @@ export class RateShopRunner {
 	private deliverySeq = 0;
 	private readonly log: Delivery[] = [];
 	private readonly summaries: RunSummary[] = [];
+	private readonly recipes = new Map<number, RunRecipe>();
 	private readonly client = new DeliveryClient();
 
 	constructor(
@@ -82,25 +159,11 @@ export class RateShopRunner {
 
 	async run(input: RunShopOptions, trigger?: RunTrigger): Promise<RunSummary> {
 		const options = parseRunShopOptions(input);
-		const shop = this.data.shops.get(options.shopId);
-		// An unknown rateshopid still runs: the spec does not tie rateshopid to shop ids.
-		const account = trigger?.account ?? shop?.account ?? 'demo';
-		const runId = ++this.runNo;
-		const collectedAt = trigger?.at ?? this.clock.now();
-		const records = buildRateRecords(this.data, {
-			shopId: options.shopId,
-			runNo: runId,
-			collectedAt,
-			count: options.records,
-			hotelCodes: options.hotelCodes ?? shop?.hotelCodes ?? this.fallbackHotels(options.shopId),
-			websiteCodes: options.websiteCodes ?? shop?.config.websiteCode ?? [1, 2, 3],
-			los: shop?.config.lor ?? 1,
-			currency: shop?.config.currency ?? 'USD',
-			horizon: shop?.config.horizon ?? 30,
-			pos: POS_BY_COB[shop?.config.cob ?? 'US'] ?? 1,
-		});
+		const { runId, recipe, records, repeat } = 'repeatRun' in options ? this.recollect(options) : this.collect(options, trigger);
+		this.recipes.set(runId, recipe);
+		const { shopId, account } = recipe;
 		const targets = this.webhooks.forAccount(account);
-		const tasks = targets.flatMap((webhook) => this.chunks(records, options.perDelivery).map((chunk) => () => this.deliver(runId, options.shopId, webhook, chunk, options.perDelivery, options.timeoutSeconds * 1000)));
+		const tasks = targets.flatMap((webhook) => this.chunks(records, options.perDelivery).map((chunk) => () => this.deliver(runId, shopId, webhook, chunk, options.perDelivery, options.timeoutSeconds * 1000)));
 		const deliveries = await runPool(tasks, options.concurrency);
 		const byStatus: Record<string, number> = {};
 		for (const delivery of deliveries) {
@@ -109,14 +172,15 @@ export class RateShopRunner {
 		}
 		const summary: RunSummary = {
 			runId,
-			shopId: options.shopId,
+			shopId,
 			account,
 			scheduleId: trigger?.scheduleId ?? null,
-			collectedAt: new Date(collectedAt).toISOString(),
+			collectedAt: new Date(recipe.collectedAt).toISOString(),
 			webhooks: targets.length,
 			deliveries: deliveries.length,
 			records: records.length,
 			byStatus,
+			...repeat,
 		};
 		this.summaries.push(summary);
 		return summary;
@@ -130,13 +194,70 @@ export class RateShopRunner {
 		return [...this.summaries];
 	}
 
+	/** Forgets deliveries and run summaries; every run can still be repeated. */
 	clear(): void {
 		this.log.length = 0;
 		this.summaries.length = 0;
 	}
 
+	/** Forgets every run as well, so none can be repeated. */
+	reset(): void {
+		this.clear();
+		this.recipes.clear();
+	}
+
 	close(): void {
 		this.client.close();
+	}
+
+	/** A fresh collection of the shop's rates. */
+	private collect(options: FreshRun, trigger?: RunTrigger): Collection {
+		const shop = this.data.shops.get(options.shopId);
+		const plan: RatePlan = {
+			shopId: options.shopId,
+			runNo: ++this.runNo,
+			collectedAt: trigger?.at ?? this.clock.now(),
+			count: options.records,
+			hotelCodes: options.hotelCodes ?? shop?.hotelCodes ?? this.fallbackHotels(options.shopId),
+			websiteCodes: options.websiteCodes ?? shop?.config.websiteCode ?? [1, 2, 3],
+			los: shop?.config.lor ?? 1,
+			currency: shop?.config.currency ?? 'USD',
+			horizon: shop?.config.horizon ?? 30,
+			pos: POS_BY_COB[shop?.config.cob ?? 'US'] ?? 1,
+		};
+		// An unknown rateshopid still runs: the spec does not tie rateshopid to shop ids.
+		const account = trigger?.account ?? shop?.account ?? 'demo';
+		return {
+			runId: plan.runNo,
+			recipe: { shopId: plan.shopId, account, collectedAt: plan.collectedAt, source: { plan } },
+			records: buildRateRecords(this.data, plan),
+		};
+	}
+
+	/** The stays of an earlier run collected again, for the same account, with the changes asked for. */
+	private recollect(options: RepeatRun): Collection {
+		const base = this.recipes.get(options.repeatRun);
+		if (!base) throw badRequest(`unknown repeatRun ${options.repeatRun}: no run of this sandbox has that runId (runs are forgotten on reset)`);
+		if (options.shopId !== undefined && options.shopId !== base.shopId) {
+			throw badRequest(`shopId ${options.shopId} is not the shop of run ${options.repeatRun} (shop ${base.shopId}); leave shopId out to repeat it`);
+		}
+		// A repeat is a later collection: whoever keeps the newest record of each stay must see it as newer, even on a frozen clock.
+		if (this.clock.now() <= base.collectedAt) this.clock.set(base.collectedAt + 1);
+		const source: RepeatSource = { repeatOf: options.repeatRun, changes: options.changes };
+		const recipe: RunRecipe = { shopId: base.shopId, account: base.account, collectedAt: this.clock.now(), source };
+		const runId = ++this.runNo;
+		const { records, expectedChanges } = this.repeated(runId, recipe, source);
+		return { runId, recipe, records, repeat: { repeatOf: source.repeatOf, expectedChanges } };
+	}
+
+	/** The records of a run, built again from its recipe (a repeat from the run it repeated, and so on down the chain). */
+	private recordsOf(runId: number): RateRecord[] {
+		const recipe = this.recipes.get(runId) as RunRecipe;
+		return 'plan' in recipe.source ? buildRateRecords(this.data, recipe.source.plan) : this.repeated(runId, recipe, recipe.source).records;
+	}
+
+	private repeated(runId: number, recipe: RunRecipe, { repeatOf, changes }: RepeatSource): ReturnType<typeof repeatRecords> {
+		return repeatRecords(this.recordsOf(repeatOf), { shopId: recipe.shopId, runNo: runId, collectedAt: recipe.collectedAt }, changes);
 	}
 
 	private chunks(records: RateRecord[], size: number): RateRecord[][] {
