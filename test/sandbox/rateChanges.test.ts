@@ -246,3 +246,32 @@ describe('repeating a run (repeatRun)', () => {
 		expect(data).toEqual({ error: true, status: 400, message: expect.stringMatching(reason) });
 	});
 });
+
+describe('delivering again (replay) and at once twice (copies)', () => {
+	it('replay delivers a run’s records again exactly as they were: same recordIds, same dtCollected, same rates', async () => {
+		const base = await sandbox.runShop({ shopId: 3, records: 40, perDelivery: 10 });
+		const first = receiver.records.map((record) => ({ ...record }));
+		const replay = await sandbox.runShop({ repeatRun: base.runId, replay: true, perDelivery: 10 });
+		expect(replay).toMatchObject({ shopId: 3, repeatOf: base.runId, expectedChanges: [], collectedAt: base.collectedAt, deliveries: 4 });
+		expect(receiver.records.slice(first.length).sort((a, b) => recNumber(a) - recNumber(b))).toEqual(first.sort((a, b) => recNumber(a) - recNumber(b)));
+	});
+
+	it('copies posts every delivery that many times', async () => {
+		const run = await sandbox.runShop({ shopId: 3, records: 30, perDelivery: 10, copies: 2 });
+		expect(run).toMatchObject({ deliveries: 6, records: 30, byStatus: { '200': 6 } });
+		const counts = new Map<string, number>();
+		for (const record of receiver.records) counts.set(record.recordId, (counts.get(record.recordId) ?? 0) + 1);
+		expect([...counts.values()]).toEqual(Array.from({ length: 30 }, () => 2));
+	});
+
+	it.each([
+		['replay without repeatRun', { shopId: 3, replay: true }, /replay needs repeatRun/],
+		['replay with changes', { repeatRun: 1, replay: true, changes: { changed: 0.1 } }, /leave changes out/],
+		['copies out of range', { shopId: 3, copies: 9 }, /copies/],
+	])('answers 400 for %s', async (_case, body, reason) => {
+		await sandbox.runShop({ shopId: 3, records: 1 });
+		const { status, data } = await control.post('/run-shop', body);
+		expect(status).toBe(400);
+		expect(data).toMatchObject({ status: 400, message: expect.stringMatching(reason) });
+	});
+});

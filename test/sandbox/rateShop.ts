@@ -26,6 +26,10 @@ export interface RunShopOptions {
 	repeatRun?: number;
 	/** Only with repeatRun: which shares of its rates change (see RateChanges). */
 	changes?: Partial<RateChanges>;
+	/** Only with repeatRun, without changes: deliver that run's records again exactly as they were (same recordIds and dtCollected), as a service that redelivers would. */
+	replay?: boolean;
+	/** Each delivery posted this many times at once (default 1), as a service that retries a delivery whose answer it did not see. */
+	copies?: number;
 }
 
 export interface RunSummary {
@@ -60,6 +64,7 @@ interface DeliveryOptions {
 	perDelivery: number;
 	concurrency: number;
 	timeoutSeconds: number;
+	copies: number;
 }
 
 interface FreshRun {
@@ -73,11 +78,12 @@ interface RepeatRun {
 	repeatRun: number;
 	shopId?: number;
 	changes: RateChanges;
+	replay: boolean;
 }
 
 export type ParsedRunShopOptions = DeliveryOptions & (FreshRun | RepeatRun);
 
-const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'hotelCodes', 'websiteCodes', 'repeatRun', 'changes'];
+const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'hotelCodes', 'websiteCodes', 'repeatRun', 'changes', 'replay', 'copies'];
 /** A repeat collects exactly the stays of the run it repeats, so what chooses stays is not its to set. */
 const STAY_CHOOSING_FIELDS = ['records', 'hotelCodes', 'websiteCodes'];
 
@@ -97,9 +103,12 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 		perDelivery: options.perDelivery === undefined ? 1 : integer(options.perDelivery, 'perDelivery', { min: 1 }),
 		concurrency: options.concurrency === undefined ? 20 : integer(options.concurrency, 'concurrency', { min: 1, max: 2000 }),
 		timeoutSeconds: options.timeoutSeconds === undefined ? 10 : integer(options.timeoutSeconds, 'timeoutSeconds', { min: 1, max: 600 }),
+		copies: options.copies === undefined ? 1 : integer(options.copies, 'copies', { min: 1, max: 5 }),
 	};
+	if (options.replay !== undefined && typeof options.replay !== 'boolean') throw badRequest('replay must be true or false');
 	if (options.repeatRun === undefined) {
 		if (options.changes !== undefined) throw badRequest('changes needs repeatRun: only a repeat of an earlier run has rates to change');
+		if (options.replay) throw badRequest('replay needs repeatRun: the run whose records to deliver again');
 		return {
 			...delivery,
 			shopId: integer(options.shopId, 'shopId', { min: 1 }),
@@ -108,6 +117,7 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 			websiteCodes: optionalCodes(options.websiteCodes, 'websiteCodes'),
 		};
 	}
+	if (options.replay && options.changes !== undefined) throw badRequest('replay delivers a run unchanged: leave changes out');
 	const chosen = STAY_CHOOSING_FIELDS.find((field) => options[field] !== undefined);
 	if (chosen) throw badRequest(`${chosen} cannot be set with repeatRun: a repeat collects the stays of the run it repeats`);
 	return {
@@ -115,6 +125,7 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 		repeatRun: integer(options.repeatRun, 'repeatRun', { min: 1 }),
 		shopId: options.shopId === undefined ? undefined : integer(options.shopId, 'shopId', { min: 1 }),
 		changes: parseRateChanges(options.changes),
+		replay: options.replay === true,
 	};
 }
 
@@ -159,11 +170,17 @@ export class RateShopRunner {
 
 	async run(input: RunShopOptions, trigger?: RunTrigger): Promise<RunSummary> {
 		const options = parseRunShopOptions(input);
-		const { runId, recipe, records, repeat } = 'repeatRun' in options ? this.recollect(options) : this.collect(options, trigger);
+		const { runId, recipe, records, repeat } =
+			'repeatRun' in options ? (options.replay ? this.replay(options) : this.recollect(options)) : this.collect(options, trigger);
 		this.recipes.set(runId, recipe);
 		const { shopId, account } = recipe;
 		const targets = this.webhooks.forAccount(account);
-		const tasks = targets.flatMap((webhook) => this.chunks(records, options.perDelivery).map((chunk) => () => this.deliver(runId, shopId, webhook, chunk, options.perDelivery, options.timeoutSeconds * 1000)));
+		const copies = Array.from({ length: options.copies });
+		const tasks = targets.flatMap((webhook) =>
+			this.chunks(records, options.perDelivery).flatMap((chunk) =>
+				copies.map(() => () => this.deliver(runId, shopId, webhook, chunk, options.perDelivery, options.timeoutSeconds * 1000)),
+			),
+		);
 		const deliveries = await runPool(tasks, options.concurrency);
 		const byStatus: Record<string, number> = {};
 		for (const delivery of deliveries) {
@@ -248,6 +265,13 @@ export class RateShopRunner {
 		const runId = ++this.runNo;
 		const { records, expectedChanges } = this.repeated(runId, recipe, source);
 		return { runId, recipe, records, repeat: { repeatOf: source.repeatOf, expectedChanges } };
+	}
+
+	/** An earlier run's records delivered again as they were: nothing in them is new to a receiver. */
+	private replay(options: RepeatRun): Collection {
+		const base = this.recipes.get(options.repeatRun);
+		if (!base) throw badRequest(`unknown repeatRun ${options.repeatRun}: no run of this sandbox has that runId (runs are forgotten on reset)`);
+		return { runId: ++this.runNo, recipe: base, records: this.recordsOf(options.repeatRun), repeat: { repeatOf: options.repeatRun, expectedChanges: [] } };
 	}
 
 	/** The records of a run, built again from its recipe (a repeat from the run it repeated, and so on down the chain). */
