@@ -49,7 +49,7 @@ export type Comparison =
 	| { kind: 'stale' }
 	/** Newer, same price (or sold out both times): only the collection time moves on. */
 	| { kind: 'unchanged' }
-	/** Newer, but in another currency: stored as the new reference, never an alert. */
+	/** Newer, but in another currency or with no stored rate to compare: stored as the new reference, never an alert. */
 	| { kind: 'rebased' }
 	| { kind: 'change'; change: RateChange };
 
@@ -119,7 +119,11 @@ function checkInDay(value: unknown): string {
 }
 
 function collectedAt(value: unknown): string {
-	const time = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value.trim()) ? Date.parse(value.trim().replace(' ', 'T')) : NaN;
+	const text = typeof value === 'string' ? value.trim().replace(' ', 'T') : '';
+	// The spec's dtCollected is UTC: without an offset it is read as UTC, as the Rate Record
+	// Trigger reads it, not in the timezone of the server n8n runs on.
+	const utc = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text}Z`;
+	const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) ? Date.parse(utc) : NaN;
 	if (Number.isNaN(time)) {
 		throw new FieldError('dtCollected', value, 'must be an ISO 8601 timestamp, for example 2026-03-01T06:00:00Z');
 	}
@@ -174,6 +178,9 @@ export function compareWithStored(observation: Observation, stored: StoredRate |
 	if (observation.currency !== stored.currency) return { kind: 'rebased' };
 
 	const previousRate = stored[rateField];
+	// No stored rate is an unknown one (kept while the other Rate Field was compared), not a sold-out
+	// stay: the record becomes the reference, as a new currency does, rather than "back on sale".
+	if (previousRate === null) return { kind: 'rebased' };
 	const base = { previousCollected: stored.dtCollected };
 	const wasSoldOut = isSoldOut(previousRate);
 	const soldOut = isSoldOut(rate);
