@@ -1,0 +1,215 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { buildDigests, type DigestGroup } from '../../nodes/RateChanges/digest';
+import type { ReportedChange } from '../../nodes/RateChanges/tables';
+
+/** Digest (nodes/RateChanges/digest.ts): one message-ready item per shop or hotel. */
+
+const DIGEST_ID = '0b6f3c1e-4d2a-4f7e-9a51-3c8d2e7b9f10';
+
+function reported(overrides: Partial<ReportedChange> = {}): ReportedChange {
+	return {
+		shopId: 7,
+		hotelCode: 100001,
+		hotelName: 'Harbour View Hotel',
+		websiteCode: 2,
+		checkIn: '2025-04-10',
+		los: 1,
+		guests: 2,
+		roomType: 'Double',
+		currency: 'EUR',
+		rateField: 'onsiteRate',
+		changeType: 'up',
+		previousRate: 100,
+		rate: 112,
+		change: 12,
+		changePercent: 12,
+		previousCollected: '2025-03-01T06:30:00.000Z',
+		dtCollected: '2025-03-02T06:30:00.000Z',
+		...overrides,
+	};
+}
+
+const up = (percent: number, overrides: Partial<ReportedChange> = {}) =>
+	reported({ changeType: 'up', previousRate: 100, rate: 100 + percent, change: percent, changePercent: percent, ...overrides });
+const down = (percent: number, overrides: Partial<ReportedChange> = {}) =>
+	reported({ changeType: 'down', previousRate: 100, rate: 100 - percent, change: -percent, changePercent: -percent, ...overrides });
+const soldOut = (overrides: Partial<ReportedChange> = {}) =>
+	reported({ changeType: 'soldOut', previousRate: 100, rate: null, change: null, changePercent: null, ...overrides });
+const backOnSale = (overrides: Partial<ReportedChange> = {}) =>
+	reported({ changeType: 'backOnSale', previousRate: null, rate: 140, change: null, changePercent: null, ...overrides });
+const firstSeen = (overrides: Partial<ReportedChange> = {}) =>
+	reported({ changeType: 'firstSeen', previousRate: null, rate: 90, change: null, changePercent: null, previousCollected: null, ...overrides });
+
+function digests(changes: ReportedChange[], groupBy: DigestGroup = 'shop', maxListed = 50): IDataObject[] {
+	return buildDigests(changes, { digestId: DIGEST_ID, groupBy, maxListed });
+}
+
+const listed = (digest: IDataObject) => digest.changes as unknown as ReportedChange[];
+const textLines = (digest: IDataObject) => (digest.text as string).split('\n');
+const htmlRows = (digest: IDataObject) => (digest.html as string).split('\n').filter((line) => line.startsWith('<tr><td>'));
+
+describe('one digest per shop, or per hotel, in number order', () => {
+	it('gives one item per shop, shop 2 before shop 10, each with only its own changes', () => {
+		const result = digests([up(5, { shopId: 10 }), up(6, { shopId: 2 }), down(7, { shopId: 10 })]);
+		expect(result.map((digest) => digest.shopId)).toEqual([2, 10]);
+		expect(listed(result[0]).map((change) => change.changePercent)).toEqual([6]);
+		expect(listed(result[1]).map((change) => change.changePercent)).toEqual([-7, 5]);
+		expect(result.every((digest) => digest.digestId === DIGEST_ID)).toBe(true);
+	});
+
+	it('gives one item per hotel, with its code and name and no shop, across shops', () => {
+		const result = digests(
+			[up(5, { shopId: 1, hotelCode: 200002, hotelName: 'Quay Inn' }), up(6, { shopId: 2 }), down(7, { shopId: 3 })],
+			'hotel',
+		);
+		expect(result.map(({ hotelCode, hotelName }) => ({ hotelCode, hotelName }))).toEqual([
+			{ hotelCode: 100001, hotelName: 'Harbour View Hotel' },
+			{ hotelCode: 200002, hotelName: 'Quay Inn' },
+		]);
+		expect(result.every((digest) => !('shopId' in digest))).toBe(true);
+		expect(listed(result[0]).map((change) => change.shopId)).toEqual([3, 2]);
+		expect(textLines(result[1])[0]).toBe('*Quay Inn (200002): 1 rate change (1 up)*');
+	});
+
+	it('titles the changes of records without a shop "Rate shop"', () => {
+		const [digest] = digests([up(5, { shopId: null })]);
+		expect(digest.shopId).toBeNull();
+		expect(textLines(digest)[0]).toBe('*Rate shop: 1 rate change (1 up)*');
+	});
+});
+
+describe('each digest lists its biggest changes first', () => {
+	it('counts sold out and back on sale as a 100 % move and first seen as none', () => {
+		const result = digests([down(3), up(12, { hotelCode: 100002 }), firstSeen({ hotelCode: 100003 }), soldOut({ hotelCode: 100004 }), up(150, { hotelCode: 100005 }), backOnSale({ hotelCode: 100006 })]);
+		expect(listed(result[0]).map(({ hotelCode, changeType }) => `${hotelCode} ${changeType}`)).toEqual([
+			'100005 up',
+			'100004 soldOut',
+			'100006 backOnSale',
+			'100002 up',
+			'100001 down',
+			'100003 firstSeen',
+		]);
+	});
+
+	it('orders changes of one size by hotel, website, check-in, room, nights and guests', () => {
+		const stays = [
+			up(5, { guests: 3 }),
+			up(5, { los: 2 }),
+			up(5, { roomType: 'Suite' }),
+			up(5, { checkIn: '2025-04-11' }),
+			up(5, { websiteCode: 3 }),
+			up(5, { hotelCode: 100002 }),
+			up(5),
+		];
+		const order = listed(digests(stays)[0]).map(({ hotelCode, websiteCode, checkIn, roomType, los, guests }) => [hotelCode, websiteCode, checkIn, roomType, los, guests].join(' '));
+		expect(order).toEqual([
+			'100001 2 2025-04-10 Double 1 2',
+			'100001 2 2025-04-10 Double 1 3',
+			'100001 2 2025-04-10 Double 2 2',
+			'100001 2 2025-04-10 Suite 1 2',
+			'100001 2 2025-04-11 Double 1 2',
+			'100001 3 2025-04-10 Double 1 2',
+			'100002 2 2025-04-10 Double 1 2',
+		]);
+	});
+
+	it('reads the same however the changes came in', () => {
+		const changes = [up(5, { shopId: 2 }), soldOut(), down(5, { hotelCode: 100009 }), up(5), firstSeen({ shopId: 2 }), backOnSale({ hotelCode: 100003 })];
+		const expected = digests(changes);
+		expect(digests([...changes].reverse())).toEqual(expected);
+		expect(digests([changes[3], changes[0], changes[5], changes[1], changes[4], changes[2]])).toEqual(expected);
+	});
+});
+
+describe('each digest counts its changes by type and spans their collection times', () => {
+	it('counts every type and says so in its first line', () => {
+		const [digest] = digests([
+			up(5, { dtCollected: '2025-03-02T08:00:00.000Z' }),
+			up(9),
+			down(4),
+			soldOut({ dtCollected: '2025-03-02T05:00:00.000Z' }),
+			backOnSale(),
+			firstSeen(),
+		]);
+		expect(digest).toMatchObject({
+			shopId: 7,
+			changeCount: 6,
+			up: 2,
+			down: 1,
+			soldOut: 1,
+			backOnSale: 1,
+			firstSeen: 1,
+			collectedFrom: '2025-03-02T05:00:00.000Z',
+			collectedTo: '2025-03-02T08:00:00.000Z',
+		});
+		expect(textLines(digest)[0]).toBe('*Rate shop 7: 6 rate changes (2 up, 1 down, 1 sold out, 1 back on sale, 1 first seen)*');
+		expect(digest.html).toContain('<p><strong>Rate shop 7: 6 rate changes (2 up, 1 down, 1 sold out, 1 back on sale, 1 first seen)</strong></p>');
+	});
+
+	it('describes each change in a line a message can post', () => {
+		const [digest] = digests([
+			reported({ previousRate: 142.5, rate: 160, change: 17.5, changePercent: 12.28 }),
+			soldOut({ hotelCode: 100002, hotelName: '', los: 2, roomType: '' }),
+			backOnSale({ hotelCode: 100003, checkIn: '2025-04-12' }),
+			down(5, { hotelCode: 100004 }),
+			firstSeen({ hotelCode: 100005 }),
+		]);
+		expect(textLines(digest).slice(1)).toEqual([
+			'• Hotel 100002 (100002), website 2, 2025-04-10, 2 nights: sold out (was 100.00 EUR)',
+			'• Harbour View Hotel (100003), website 2, 2025-04-12, 1 night, Double: back on sale at 140.00 EUR',
+			'• Harbour View Hotel (100001), website 2, 2025-04-10, 1 night, Double: 142.50 EUR → 160.00 EUR (+12.3 %)',
+			'• Harbour View Hotel (100004), website 2, 2025-04-10, 1 night, Double: 100.00 EUR → 95.00 EUR (-5.0 %)',
+			'• Harbour View Hotel (100005), website 2, 2025-04-10, 1 night, Double: first seen at 90.00 EUR',
+		]);
+		expect(htmlRows(digest)[0]).toBe(
+			'<tr><td>Hotel 100002 (100002)</td><td>2</td><td>2025-04-10</td><td>2</td><td></td><td>sold out</td><td>100.00 EUR</td><td>sold out</td><td></td></tr>',
+		);
+		expect(htmlRows(digest)[2]).toBe(
+			'<tr><td>Harbour View Hotel (100001)</td><td>2</td><td>2025-04-10</td><td>1</td><td>Double</td><td>up</td><td>142.50 EUR</td><td>160.00 EUR</td><td>12.3 %</td></tr>',
+		);
+	});
+});
+
+describe('Max Changes in Text bounds the text and HTML, never the changes', () => {
+	const five = [up(1), up(2, { hotelCode: 100002 }), up(3, { hotelCode: 100003 }), up(4, { hotelCode: 100004 }), up(5, { hotelCode: 100005 })];
+
+	it('lists the biggest ones and counts the rest as "and N more" in the text and the HTML', () => {
+		const [digest] = digests(five, 'shop', 3);
+		expect(textLines(digest)).toHaveLength(1 + 3 + 1);
+		expect(textLines(digest).at(-1)).toBe('and 2 more');
+		expect(textLines(digest)[1]).toContain('(100005)');
+		expect(htmlRows(digest)).toHaveLength(3);
+		expect(digest.html).toMatch(/<\/table>\n<p>and 2 more<\/p>$/);
+		expect(digest.changeCount).toBe(5);
+		expect(listed(digest)).toHaveLength(5);
+		expect(textLines(digest)[0]).toContain('5 rate changes');
+	});
+
+	it('says nothing more when every change fits', () => {
+		const [digest] = digests(five, 'shop', 5);
+		expect(textLines(digest)).toHaveLength(1 + 5);
+		expect(digest.text).not.toContain('more');
+		expect(digest.html).not.toContain('more');
+		expect(htmlRows(digest)).toHaveLength(5);
+	});
+});
+
+describe('the HTML is safe to send whatever a hotel is called', () => {
+	const name = 'Smith & Sons <Inn> "Lux"';
+
+	it('escapes the hotel name in the table and in the title', () => {
+		const [digest] = digests([up(5, { hotelName: name })], 'hotel');
+		const html = digest.html as string;
+		expect(html).toContain('Smith &amp; Sons &lt;Inn&gt; &quot;Lux&quot; (100001)');
+		expect(html).not.toContain('<Inn>');
+		expect(html).not.toContain('"Lux"');
+		expect(html.match(/Smith &amp; Sons/g)).toHaveLength(2);
+	});
+
+	it('keeps the text as written, for messages that are not HTML', () => {
+		const [digest] = digests([up(5, { hotelName: name })], 'hotel');
+		expect(textLines(digest)[0]).toBe(`*${name} (100001): 1 rate change (1 up)*`);
+		expect(digest.hotelName).toBe(name);
+	});
+});
