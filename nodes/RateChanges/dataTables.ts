@@ -99,19 +99,20 @@ export class DataTables {
 			checkColumns(this.context, spec, existing.columns ?? []);
 			return existing.id;
 		}
-		const created = await this.send<{ id?: string } | undefined>('POST', '/data-tables', {
-			body: { name: spec.name, columns: spec.columns.map(({ name, type }) => ({ name, type })) },
-			idempotent: false,
-		}).catch(async (error: unknown) => {
-			// Another execution created it a moment ago (409): use that one.
-			if (error instanceof NodeApiError && error.httpCode === '409') return undefined;
-			throw error;
-		});
-		if (created?.id) return created.id;
-		const raced = await this.findTable(spec.name);
-		if (!raced) throw new NodeOperationError(this.context.getNode(), `Could not create the data table "${spec.name}" (${spec.field})`);
-		checkColumns(this.context, spec, raced.columns ?? []);
-		return raced.id;
+		try {
+			const created = await this.send<{ id: string }>('POST', '/data-tables', {
+				body: { name: spec.name, columns: spec.columns.map(({ name, type }) => ({ name, type })) },
+				idempotent: false,
+			});
+			return created.id;
+		} catch (error) {
+			// Executions that start at once all find no table and all create it: n8n lets one through
+			// and refuses the others (409, or 500 from the database's unique name), which use that one.
+			const raced = await this.findTable(spec.name);
+			if (!raced) throw error as NodeApiError;
+			checkColumns(this.context, spec, raced.columns ?? []);
+			return raced.id;
+		}
 	}
 
 	/** Every row matching the filter, page by page. */

@@ -1,15 +1,16 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { digestEvents } from './digestExpectation';
 import {
 	AIRPORTS_CREDENTIAL,
 	API_CREDENTIAL,
 	e2eVersions,
+	N8N_API_CREDENTIAL,
 	outputOf,
 	REPO_ROOT,
+	startAlertInbox,
 	startE2e,
+	type AlertInbox,
 	type E2eEnvironment,
 	type WorkflowSeed,
 } from './harness';
@@ -24,6 +25,7 @@ const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	travelPricingApi: API_CREDENTIAL,
 	travelPricingAirportsApi: AIRPORTS_CREDENTIAL,
+	travelPricingN8nApi: N8N_API_CREDENTIAL,
 	// The agent example's model: the user picks their own OpenAI credential (agent.e2e.test.ts runs
 	// the example with this id pointing at a scripted model).
 	openAiApi: { id: 'exampleOpenAi001', name: 'OpenAI account' },
@@ -64,33 +66,6 @@ function withAlertUrl(workflow: Example, alertUrl: string): Example {
 	if (!assignment) throw new Error('"Alert settings" has no alertUrl');
 	assignment.value = alertUrl;
 	return workflow;
-}
-
-/** Stands in for Slack: records every alert posted to it and answers 200. */
-interface AlertInbox {
-	url: string;
-	alerts: Array<{ path: string; body: Record<string, unknown> }>;
-	close(): Promise<void>;
-}
-
-async function startAlertInbox(): Promise<AlertInbox> {
-	const alerts: AlertInbox['alerts'] = [];
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			alerts.push({ path: request.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> });
-			response.writeHead(200, { 'content-type': 'application/json' });
-			response.end('{"ok":true}');
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}/rate-alerts`,
-		alerts,
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-	};
 }
 
 describe('the example workflows as files', () => {

@@ -1,3 +1,4 @@
+export { startAlertInbox, type AlertInbox } from './alertInbox';
 export { packPackage, installCommunityPackage, ownPackageJson, REPO_ROOT } from './communityPackage';
 export {
 	API_CREDENTIAL,

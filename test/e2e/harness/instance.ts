@@ -390,13 +390,17 @@ export class N8nInstance {
 	}
 
 	/**
-	 * The items a node emitted in each stored execution of a workflow, one list per execution, read
+	 * The items a node emitted in each stored execution of a workflow (but those `except` names), one list per execution, read
 	 * through the REST API as the editor's execution view reads them (n8n stores run data in the
 	 * "flatted" format, parsed here with n8n's own copy of that library).
 	 */
-	async executionOutputs(workflowId: string, nodeName: string, concurrency = 8): Promise<Array<Array<Record<string, unknown>>>> {
+	async executionOutputs(
+		workflowId: string,
+		nodeName: string,
+		{ except = new Set<string>(), concurrency = 8 }: { except?: ReadonlySet<string>; concurrency?: number } = {},
+	): Promise<Array<Array<Record<string, unknown>>>> {
 		const flatted = createRequire(path.join(this.runtime.dir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): unknown };
-		const ids = await this.executionIds(workflowId);
+		const ids = (await this.executionIds(workflowId)).filter((id) => !except.has(id));
 		const outputs: Array<Array<Record<string, unknown>>> = new Array(ids.length);
 		let next = 0;
 		const worker = async (): Promise<void> => {

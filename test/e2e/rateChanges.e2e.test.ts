@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ExpectedChange, RunSummary } from '../sandbox';
+import {
+	e2eVersions,
+	outputOf,
+	REPO_ROOT,
+	startAlertInbox,
+	startE2e,
+	type AlertInbox,
+	type E2eEnvironment,
+	type WorkflowSeed,
+} from './harness';
+
+/**
+ * The "Rate change digest" example in a real n8n against the sandbox: the sandbox runs one shop,
+ * then runs it again with a known share of its rates changed, sold out or back on sale, and the
+ * alerts and the digest must be exactly those changes, each reported once. Deliveries arrive
+ * several at a time, so overlapping executions on different stays are part of every run.
+ */
+
+const EXAMPLE = { file: 'rate-change-digest.json', id: 'exRateChanges001' };
+const SHOP_ID = 1;
+const RECORDS = 240;
+const DELIVERY = { perDelivery: 8, concurrency: 4 };
+
+type Record_ = Record<string, unknown>;
+
+/** A change as the sandbox expects it and as the node must report it. */
+function changeIdentity(change: Record_ | ExpectedChange): string {
+	const record = change as Record_;
+	return [
+		record.hotelCode,
+		record.websiteCode,
+		String(record.checkIn).slice(0, 10),
+		record.los,
+		record.guests,
+		record.roomType,
+		record.changeType,
+		record.previousRate,
+		record.rate,
+	].join('|');
+}
+
+function example(inboxUrl: string): WorkflowSeed {
+	const workflow = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', EXAMPLE.file), 'utf8')) as WorkflowSeed & {
+		nodes: Array<{ name: string; disabled?: boolean; parameters: Record_ }>;
+	};
+	for (const node of workflow.nodes) {
+		// The morning schedule stays off, so that only the test decides when a digest is sent.
+		if (node.name === 'Every morning at 8') node.disabled = true;
+		if (node.name === 'Digest settings') {
+			const { assignments } = node.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> };
+			for (const assignment of assignments) if (assignment.name === 'digestUrl') assignment.value = inboxUrl;
+		}
+	}
+	return { ...workflow, id: EXAMPLE.id };
+}
+
+describe.each(e2eVersions())('Rate change alerts in n8n %s', (version) => {
+	let env: E2eEnvironment;
+	let inbox: AlertInbox;
+	let firstRun: RunSummary;
+	let secondRun: RunSummary;
+
+	/** Runs a shop (or a repeat) and returns the Detect changes output of every execution it started. */
+	async function deliver(options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]): Promise<{ run: RunSummary; alerts: Record_[] }> {
+		const before = new Set(await env.n8n.executionIds(EXAMPLE.id));
+		const run = await env.sandbox.runShop({ ...DELIVERY, ...options });
+		expect(run.byStatus).toEqual({ 200: run.deliveries });
+		const total = before.size + run.deliveries;
+		expect(await env.n8n.waitForExecutions(EXAMPLE.id, total)).toBe(total);
+		const alerts = (await env.n8n.executionOutputs(EXAMPLE.id, 'Detect changes', { except: before })).flat();
+		return { run, alerts };
+	}
+
+	beforeAll(async () => {
+		inbox = await startAlertInbox('/rate-digest');
+		env = await startE2e({ version, workflows: [example(inbox.url)], publish: [EXAMPLE.id] });
+	}, 30 * 60_000);
+
+	afterAll(async () => {
+		await env?.close();
+		await inbox?.close();
+	});
+
+	test('a first shop fills the rates table without an alert', async () => {
+		const { run, alerts } = await deliver({ shopId: SHOP_ID, records: RECORDS });
+		firstRun = run;
+		expect(alerts).toEqual([]);
+	});
+
+	test('the shop run again alerts exactly the rates that changed, sold out or came back on sale', async () => {
+		const { run, alerts } = await deliver({
+			shopId: SHOP_ID,
+			repeatRun: firstRun.runId,
+			changes: { seed: 7, changed: 0.1, soldOut: 0.05, backOnSale: 0.5 },
+		});
+		secondRun = run;
+		const expected = run.expectedChanges ?? [];
+		// The seed must give every kind of change, so that each is proven.
+		expect(new Set(expected.map((change) => change.changeType))).toEqual(new Set(['up', 'down', 'soldOut', 'backOnSale']));
+		expect(alerts.map(changeIdentity).sort()).toEqual(expected.map(changeIdentity).sort());
+		for (const alert of alerts) {
+			expect(alert.previousCollected).toBe(new Date(firstRun.collectedAt).toISOString());
+			if (alert.changeType === 'up' || alert.changeType === 'down') {
+				const change = Math.round(((alert.rate as number) - (alert.previousRate as number)) * 100) / 100;
+				expect(alert.change).toBe(change);
+				expect(alert.changePercent).toBe(Math.round((change / (alert.previousRate as number)) * 10_000) / 100);
+			}
+		}
+	});
+
+	test('the same deliveries again alert nothing', async () => {
+		const { alerts } = await deliver({ shopId: SHOP_ID, repeatRun: secondRun.runId, replay: true });
+		expect(alerts).toEqual([]);
+	});
+
+	test('the digest posts every change once, biggest first, and the next digest has nothing to post', async () => {
+		const expected = secondRun.expectedChanges ?? [];
+		const run = await env.n8n.execute(EXAMPLE.id);
+		const digests = outputOf(run, 'Digest');
+		expect(digests).toHaveLength(1);
+		const [digest] = digests;
+		expect(digest).toMatchObject({ shopId: SHOP_ID, changeCount: expected.length });
+		const changes = digest.changes as Record_[];
+		expect(changes.map(changeIdentity).sort()).toEqual(expected.map(changeIdentity).sort());
+		const sizes = changes.map((change) =>
+			change.changeType === 'soldOut' || change.changeType === 'backOnSale' ? 100 : Math.abs(change.changePercent as number),
+		);
+		expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+		expect(inbox.alerts).toHaveLength(1);
+		expect(inbox.alerts[0].body).toMatchObject({ digestId: digest.digestId, shopId: SHOP_ID, changeCount: expected.length, text: digest.text });
+
+		const again = await env.n8n.execute(EXAMPLE.id);
+		expect(outputOf(again, 'Digest')).toEqual([]);
+		expect(inbox.alerts).toHaveLength(1);
+	});
+
+	test('the same changes delivered twice at once alert once each', async () => {
+		const { run, alerts } = await deliver({
+			shopId: SHOP_ID,
+			repeatRun: secondRun.runId,
+			changes: { seed: 11, changed: 0.2 },
+			copies: 2,
+		});
+		expect(alerts.map(changeIdentity).sort()).toEqual((run.expectedChanges ?? []).map(changeIdentity).sort());
+	});
+});
