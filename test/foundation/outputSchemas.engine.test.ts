@@ -8,13 +8,17 @@ const sandbox = useSandbox();
  * node that has not run yet. Each must describe what the node really puts out.
  */
 describe('the output schemas n8n shows before a node runs', () => {
-	test('every node and each Schedule operation ships one', () => {
+	test('every node, and each operation of Schedule and Rate Changes, ships one', () => {
 		const files = OUTPUT_SCHEMA_CASES.map((entry) => entry.file);
 		for (const folder of ['HotelInfo', 'EventImpact', 'Airports', 'HotelDemand', 'ShopUpdate', 'RateTrigger']) {
 			expect(files).toContain(`${folder}/__schema__/v1.0.0.json`);
 		}
+		// A node with an Operation field has one file per operation: n8n reads __schema__/v<version>/<operation>.json.
 		for (const operation of ['create', 'update', 'preview']) {
 			expect(files).toContain(`Schedule/__schema__/v1.0.0/${operation}.json`);
+		}
+		for (const operation of ['detectChanges', 'digest']) {
+			expect(files).toContain(`RateChanges/__schema__/v1.0.0/${operation}.json`);
 		}
 	});
 

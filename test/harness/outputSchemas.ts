@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
-import type { Sandbox } from '../sandbox';
+import { DEFAULT_MAX_LISTED } from '../../nodes/RateChanges/description';
+import { buildDigests } from '../../nodes/RateChanges/digest';
+import { CHANGE_TYPES, compareWithStored, readObservation, type Observation, type RateChange } from '../../nodes/RateChanges/rateChanges';
+import { changeRow, reportedChange } from '../../nodes/RateChanges/tables';
+import type { RunShopOptions, Sandbox } from '../sandbox';
 import { credentialsFor } from './credentials';
 import { runNode } from './engine';
 import { DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './fixtures';
@@ -58,17 +62,64 @@ async function nodeOutput(sandbox: Sandbox, nodeType: string, parameters: IDataO
 	return result.items.map((item) => item.json);
 }
 
-/** The records the sandbox posts for a rate shop: what the Rate Record Trigger passes on as items. */
-async function postedRecords(sandbox: Sandbox): Promise<IDataObject[]> {
-	// Port 9 (discard) refuses the delivery; the sandbox still keeps what it posted.
+/** Registers a receiver on port 9 (discard): it refuses each delivery, and the sandbox still keeps what it posted. */
+async function registerDiscardWebhook(sandbox: Sandbox): Promise<void> {
 	await axios.post(
 		`${sandbox.baseUrl}/webhook`,
 		{ endpoint: 'http://127.0.0.1:9/rate-records', authType: 'none' },
 		{ headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } },
 	);
-	await sandbox.runShop({ shopId: 1, records: 20, perDelivery: 20 });
-	const body = sandbox.deliveries().at(-1)?.body;
-	return (Array.isArray(body) ? body : [body]) as unknown as IDataObject[];
+}
+
+/** The records of one rate shop run as one receiver got them, in record order, and the run's id. */
+async function shopRun(sandbox: Sandbox, options: RunShopOptions): Promise<{ runId: number; records: IDataObject[] }> {
+	const { runId } = await sandbox.runShop(options);
+	const deliveries = sandbox.deliveries().filter((delivery) => delivery.runId === runId);
+	const receiver = Math.min(...deliveries.map((delivery) => delivery.webhookId));
+	const records = deliveries
+		.filter((delivery) => delivery.webhookId === receiver)
+		.sort((a, b) => a.seq - b.seq)
+		.flatMap((delivery) => (Array.isArray(delivery.body) ? delivery.body : [delivery.body]));
+	return { runId, records: records as unknown as IDataObject[] };
+}
+
+/** The records the sandbox posts for a rate shop: what the Rate Record Trigger passes on as items. */
+async function postedRecords(sandbox: Sandbox): Promise<IDataObject[]> {
+	await registerDiscardWebhook(sandbox);
+	return (await shopRun(sandbox, { shopId: 1, records: 20, perDelivery: 20 })).records;
+}
+
+interface DetectedChange {
+	record: IDataObject;
+	observation: Observation;
+	change: RateChange;
+}
+
+/**
+ * Every change Detect Changes finds over three runs of one shop: its first run (first seen), a
+ * repeat with rates moved and stays sold out, and a repeat with those back on sale. The node keeps
+ * the last record of each stay in n8n's Data Tables, reached through n8n's public API, which no
+ * in-process run has; so the node's own comparison runs here over the sandbox's records, with a
+ * map in place of the rates table (the e2e suite runs the node itself against n8n).
+ */
+async function detectedChanges(sandbox: Sandbox): Promise<DetectedChange[]> {
+	await registerDiscardWebhook(sandbox);
+	const first = await shopRun(sandbox, { shopId: 1, records: 20, perDelivery: 20 });
+	const moved = await shopRun(sandbox, { repeatRun: first.runId, perDelivery: 20, changes: { changed: 0.5, soldOut: 0.3 } });
+	const back = await shopRun(sandbox, { repeatRun: moved.runId, perDelivery: 20, changes: { backOnSale: 1 } });
+	const stays = new Map<string, Observation>();
+	const detected: DetectedChange[] = [];
+	for (const record of [first, moved, back].flatMap((run) => run.records)) {
+		const observation = readObservation(record, 'onsiteRate');
+		const comparison = compareWithStored(observation, stays.get(observation.stayKey), 'onsiteRate');
+		if (comparison.kind !== 'stale') stays.set(observation.stayKey, observation);
+		if (comparison.kind === 'change') detected.push({ record, observation, change: comparison.change });
+	}
+	// A field is typed by its values that are not null: a change type missing here would leave the
+	// fields only it fills (rate when sold out, change when up or down) out of the schema.
+	const missing = CHANGE_TYPES.filter((type) => !detected.some(({ change }) => change.changeType === type));
+	if (missing.length > 0) throw new Error(`The sandbox's runs gave no ${missing.join(', ')} change`);
+	return detected;
 }
 
 export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
@@ -110,6 +161,27 @@ export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
 	{
 		file: 'RateTrigger/__schema__/v1.0.0.json',
 		output: postedRecords,
+	},
+	{
+		file: 'RateChanges/__schema__/v1.0.0/detectChanges.json',
+		// As TravelPricingRateChanges.node.ts puts out an alert: the record with its change.
+		output: async (sandbox) => (await detectedChanges(sandbox)).map(({ record, change }) => ({ ...record, ...change })),
+	},
+	{
+		file: 'RateChanges/__schema__/v1.0.0/digest.json',
+		// The changes as the changes table hands them back to a digest; both groupings, as Group By
+		// is no part of the path n8n reads the schema from.
+		output: async (sandbox) => {
+			const digestId = '0b6f3c1e-4d2a-4f7e-9a51-3c8d2e7b9f10';
+			const rows = (await detectedChanges(sandbox)).map(({ observation, change }, index) => ({
+				id: index + 1,
+				...changeRow(observation, change, 'onsiteRate'),
+				digestId,
+				reportedAt: new Date().toISOString(),
+			}));
+			const changes = rows.map(reportedChange);
+			return (['shop', 'hotel'] as const).flatMap((groupBy) => buildDigests(changes, { digestId, groupBy, maxListed: DEFAULT_MAX_LISTED }));
+		},
 	},
 ];
 
