@@ -5,9 +5,12 @@ import path from 'node:path';
 import { startSandbox, type Sandbox } from '../test/sandbox';
 import {
 	bindCredentials,
+	DATA_TABLE_SCOPES,
 	ensureN8n,
 	formatDuration,
 	freePort,
+	N8N_API_CREDENTIAL,
+	n8nApiCredential,
 	N8nInstance,
 	NEWEST_N8N,
 	ownPackageJson,
@@ -191,6 +194,19 @@ async function reRegisterRateTriggers(n8n: N8nInstance): Promise<string[]> {
 	return reRegistered;
 }
 
+/**
+ * Rate Changes keeps its tables in n8n's Data Tables through n8n's public API: the demo makes an
+ * API key of the demo owner, with the data table scopes only, and the "Travel Pricing n8n API"
+ * credential pointing at this n8n, once per demo folder.
+ */
+async function ensureN8nApiCredential(n8n: N8nInstance): Promise<boolean> {
+	const credentials = await n8n.request<{ data: Array<{ id: string }> }>('GET', '/rest/credentials');
+	if (credentials.body.data?.some((credential) => credential.id === N8N_API_CREDENTIAL.id)) return false;
+	const apiKey = await n8n.createApiKey('Travel Pricing demo (Rate Changes)', DATA_TABLE_SCOPES);
+	await n8n.importCredentials([n8nApiCredential(n8n.baseUrl, apiKey)]);
+	return true;
+}
+
 async function signIn(n8n: N8nInstance): Promise<boolean> {
 	if (!(await n8n.hasOwner())) {
 		await n8n.setupOwner(DEMO_OWNER);
@@ -264,6 +280,9 @@ async function main(): Promise<void> {
 			await stop(1);
 		});
 		const signedIn = await signIn(n8n);
+		if (signedIn && (await ensureN8nApiCredential(n8n))) {
+			step(`Created an n8n API key (data table scopes) and the credential "${N8N_API_CREDENTIAL.name}" for Rate Changes`);
+		}
 		const reRegistered = sandbox && signedIn ? await reRegisterRateTriggers(n8n) : [];
 
 		printReady({ n8n, access, sandbox, examples, signedIn, reRegistered, seconds: Date.now() - started });
@@ -295,13 +314,13 @@ function printReady(ready: {
 		sandbox
 			? `  Service      sandbox at ${access.baseUrl} (access token ${sandbox.credentials.accessToken}, airports key ${sandbox.credentials.apiKey})`
 			: `  Service      ${access.baseUrl}`,
-		`  Credentials  "Travel Pricing API" and "Travel Pricing Airports API", pointing at ${sandbox ? 'the sandbox' : access.baseUrl}`,
+		`  Credentials  "Travel Pricing API" and "Travel Pricing Airports API", pointing at ${sandbox ? 'the sandbox' : access.baseUrl}; "${N8N_API_CREDENTIAL.name}" (this n8n's API, for Rate Changes)`,
 		`  Workflows    ${examples.length > 0 ? examples.map((workflow) => `"${workflow.name}"`).join(', ') : 'none in examples/ yet'}`,
 		`  Folder       ${n8n.userFolder} (kept between runs; npm start -- --fresh starts over)`,
 		'',
 		'What to try first:',
 		`  1. Open ${n8n.baseUrl}, sign in, and open ${examples.length > 0 ? `"${examples[0].name}"` : 'a new workflow'}; click "Execute workflow".`,
-		'  2. Add a node and search for "Travel Pricing": seven nodes, all using the credentials above.',
+		'  2. Add a node and search for "Travel Pricing": eight nodes, all using the credentials above.',
 	];
 	if (sandbox) {
 		lines.push(
@@ -309,6 +328,10 @@ function printReady(ready: {
 			'     itself with the sandbox), then make the sandbox deliver a rate shop:',
 			`       curl -X POST ${sandbox.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '{"shopId":1,"records":5}'`,
 			'     and watch the executions appear.',
+			'  4. Rate change alerts: activate "Rate change digest: what moved since the last shop", run shop 1, then',
+			'     run it again with some rates changed and click "Execute workflow" on "Send the digest now":',
+			`       curl -X POST ${sandbox.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '{"shopId":1,"records":60}'`,
+			`       curl -X POST ${sandbox.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '{"shopId":1,"repeatRun":1,"changes":{"seed":7,"changed":0.1,"soldOut":0.05}}'`,
 		);
 	}
 	if (ready.reRegistered.length > 0) {
