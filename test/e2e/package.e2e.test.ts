@@ -10,8 +10,9 @@ const NODE_TYPES = [
 	'travelPricingHotelDemand',
 	'travelPricingShopUpdate',
 	'travelPricingRateTrigger',
+	'travelPricingRateChanges',
 ];
-const CREDENTIAL_TYPES = ['travelPricingApi', 'travelPricingAirportsApi'];
+const CREDENTIAL_TYPES = ['travelPricingApi', 'travelPricingAirportsApi', 'travelPricingN8nApi'];
 
 interface NodeTypeDescription {
 	name: string;
@@ -31,17 +32,17 @@ describe.each(e2eVersions())('n8n %s loads the package installed from its tarbal
 		await env?.close();
 	});
 
-	test('the node list holds all seven nodes under the package name', async () => {
+	test('the node list holds all eight nodes under the package name', async () => {
 		const names = (await env.n8n.nodeTypes()).map((type) => type.name);
 		expect(NODE_TYPES.map((type) => `${PACKAGE}.${type}`).filter((type) => !names.includes(type))).toEqual([]);
 	});
 
-	test('both credential types are offered', async () => {
+	test('all three credential types are offered', async () => {
 		const names = (await env.n8n.credentialTypes()).map((type) => type.name);
 		expect(CREDENTIAL_TYPES.filter((type) => !names.includes(type))).toEqual([]);
 	});
 
-	test('the six action nodes are also offered as AI agent tools, and nothing else is added', async () => {
+	test('the seven action nodes are also offered as AI agent tools, and nothing else is added', async () => {
 		const ours = (await env.n8n.nodeTypes()).map((type) => type.name).filter((name) => name.startsWith(`${PACKAGE}.`));
 		const tools = NODE_TYPES.filter((type) => type !== 'travelPricingRateTrigger').map((type) => `${type}Tool`);
 		expect(ours.sort()).toEqual([...NODE_TYPES, ...tools].map((type) => `${PACKAGE}.${type}`).sort());

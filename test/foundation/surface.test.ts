@@ -8,10 +8,12 @@ import {
 	ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME,
 	AIRPORTS_CREDENTIAL,
 	AIRPORTS_CREDENTIAL_DISPLAY_NAME,
+	N8N_API_CREDENTIAL,
+	N8N_API_CREDENTIAL_DISPLAY_NAME,
 } from '../../nodes/shared/credentialNames';
 import { loadPackage } from '../harness';
 
-/** One surface across the seven nodes, the trigger included, read from the build the way n8n loads it. */
+/** One surface across the eight nodes, the trigger included, read from the build the way n8n loads it. */
 
 const ROOT = path.resolve(__dirname, '../..');
 const DISPLAY_NAME_PREFIX = 'Travel Pricing ';
@@ -62,7 +64,7 @@ describe('the README says where the nodes are in n8n\'s node panel, and it is tr
 		const searchTerm = /Type \*\*([^*]+)\*\* in the node panel's search/.exec(readme)?.[1];
 		expect(searchTerm).toBe(DISPLAY_NAME_PREFIX.trim());
 
-		expect(allNodes).toHaveLength(7);
+		expect(allNodes).toHaveLength(8);
 		for (const description of allNodes) {
 			expect(description.displayName.startsWith(`${searchTerm} `)).toBe(true);
 			// An app, as the README says, and not in a folder of n8n's own nodes.
@@ -72,10 +74,13 @@ describe('the README says where the nodes are in n8n\'s node panel, and it is tr
 });
 
 describe('IDs are text fields that start empty, with an "e.g." example', () => {
+	// The service's IDs are numbers; a digest's ID is a UUID the Rate Changes node made.
+	const DIGEST_ID = 'Travel Pricing Rate Changes > Options > Send Again (Digest ID)';
+
 	it('holds for every field named ... ID, in every node and collection', () => {
 		const ids = allNodes.flatMap((description) =>
 			fieldsOf(description.properties)
-				.filter(({ field }) => / ID$/.test(field.displayName))
+				.filter(({ field }) => / ID\)?$/.test(field.displayName))
 				.map(({ at, field }) => ({ at: `${description.displayName} > ${at}`, type: field.type, default: field.default, placeholder: field.placeholder })),
 		);
 		expect(ids.map((id) => id.at)).toEqual(expect.arrayContaining([
@@ -84,9 +89,11 @@ describe('IDs are text fields that start empty, with an "e.g." example', () => {
 			'Travel Pricing Shop Update > Shop ID',
 			'Travel Pricing Hotel Demand > Demand ID',
 			'Travel Pricing Event Impact > Filters > Event ID',
+			DIGEST_ID,
 		]));
 		for (const id of ids) {
-			expect(id).toEqual({ at: id.at, type: 'string', default: '', placeholder: expect.stringMatching(/^e\.g\. \d+$/) });
+			const example = id.at === DIGEST_ID ? /^e\.g\. [0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/ : /^e\.g\. \d+$/;
+			expect(id).toEqual({ at: id.at, type: 'string', default: '', placeholder: expect.stringMatching(example) });
 		}
 	});
 });
@@ -124,8 +131,10 @@ describe('credential names come from one constant', () => {
 		const loader = await loadPackage();
 		expect(loader.getCredential(ACCESS_TOKEN_CREDENTIAL).type.displayName).toBe(ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME);
 		expect(loader.getCredential(AIRPORTS_CREDENTIAL).type.displayName).toBe(AIRPORTS_CREDENTIAL_DISPLAY_NAME);
+		expect(loader.getCredential(N8N_API_CREDENTIAL).type.displayName).toBe(N8N_API_CREDENTIAL_DISPLAY_NAME);
+		expect(Object.keys(loader.credentialTypes).sort()).toEqual([ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL, N8N_API_CREDENTIAL].sort());
 		const asked = new Set(allNodes.flatMap((description) => (description.credentials ?? []).map((credential) => credential.name)));
-		expect(asked).toEqual(new Set([ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL]));
+		expect(asked).toEqual(new Set([ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL, N8N_API_CREDENTIAL]));
 	});
 
 	it('spells each name only in nodes/shared/credentialNames.ts', () => {
@@ -134,7 +143,14 @@ describe('credential names come from one constant', () => {
 				.filter((file) => file.endsWith('.ts'))
 				.map((file) => path.join(dir, file)),
 		);
-		const names = [ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME, AIRPORTS_CREDENTIAL_DISPLAY_NAME];
+		const names = [
+			ACCESS_TOKEN_CREDENTIAL,
+			AIRPORTS_CREDENTIAL,
+			N8N_API_CREDENTIAL,
+			ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME,
+			AIRPORTS_CREDENTIAL_DISPLAY_NAME,
+			N8N_API_CREDENTIAL_DISPLAY_NAME,
+		];
 		const spelled = sources
 			.filter((file) => file !== path.join('nodes', 'shared', 'credentialNames.ts'))
 			.flatMap((file) => {
