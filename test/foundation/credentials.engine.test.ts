@@ -1,4 +1,5 @@
 import { testCredential, useSandbox } from '../harness';
+import { startFakeN8nApi, type FakeN8nApi } from '../harness/fakeN8nApi';
 
 const sandbox = useSandbox();
 
@@ -60,5 +61,48 @@ describe('the Travel Pricing Airports API credential test', () => {
 	it('fails with the access token in place of the key', async () => {
 		const result = await testCredential('travelPricingAirportsApi', { baseUrl: sandbox.baseUrl, apiKey: `Bearer ${sandbox.credentials.accessToken}` });
 		expect(result.status).toBe('Error');
+	});
+});
+
+// The sandbox is the travel-pricing service, not an n8n: this credential's Test runs against a fake
+// of n8n's Data Tables API, and the e2e suite tests it in a real n8n.
+describe('the Travel Pricing n8n API credential test', () => {
+	let n8nApi: FakeN8nApi;
+
+	beforeAll(async () => {
+		n8nApi = await startFakeN8nApi();
+	});
+
+	afterAll(async () => {
+		await n8nApi.close();
+	});
+
+	beforeEach(() => {
+		n8nApi.requests.length = 0;
+	});
+
+	it('passes with a valid API key, sent in the X-N8N-API-KEY header to the data tables of the Base URL', async () => {
+		const result = await testCredential('travelPricingN8nApi', { baseUrl: n8nApi.baseUrl, apiKey: n8nApi.apiKey });
+		expect(result.status).toBe('OK');
+		expect(n8nApi.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/api/v1/data-tables', apiKey: n8nApi.apiKey })]);
+	});
+
+	it('passes with trailing slashes in the Base URL', async () => {
+		const result = await testCredential('travelPricingN8nApi', { baseUrl: `${n8nApi.baseUrl}//`, apiKey: n8nApi.apiKey });
+		expect(result.status).toBe('OK');
+	});
+
+	it('fails with a key n8n refuses, naming the API Key field', async () => {
+		const result = await testCredential('travelPricingN8nApi', { baseUrl: n8nApi.baseUrl, apiKey: 'n8n_api_revoked' });
+		expect(result).toEqual({ status: 'Error', message: 'n8n refused this API key (or it has expired): check the API Key field' });
+	});
+
+	it('names the Base URL field when no n8n API answers there', async () => {
+		const result = await testCredential('travelPricingN8nApi', { baseUrl: `${n8nApi.baseUrl}/n8n`, apiKey: n8nApi.apiKey });
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				'No n8n public API with Data Tables answers at this Base URL: check the n8n Base URL field, that the public API is enabled, and that n8n is 2.8 or later',
+		});
 	});
 });
