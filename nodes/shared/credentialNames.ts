@@ -1,5 +1,5 @@
 /**
- * The two credential types of spec part 5, named once: the credential classes, the nodes that
+ * The credential types, named once: the two of spec part 5 and the n8n API key of Rate Changes. The credential classes, the nodes that
  * ask for them and the transport that picks one per endpoint all read these.
  */
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadWorkflow, outputOf, printProgress, type WorkflowRun, type WorkflowSeed } from '../e2e/harness';
+import { loadWorkflow, N8N_API_CREDENTIAL, outputOf, printProgress, type WorkflowRun, type WorkflowSeed } from '../e2e/harness';
 import { OPERATION_CASES, operationData, operationWorkflows, runOperationCase, type OperationData } from '../e2e/operationCases';
-import { deliveryFailures } from '../sandbox';
+import { deliveryFailures, type ExpectedChange } from '../sandbox';
 import { RECOMMENDED_POOL_SIZE, startQueueCluster, type QueueCluster, type StoredExecution } from './harness';
 
 /**
@@ -17,6 +17,7 @@ import { RECOMMENDED_POOL_SIZE, startQueueCluster, type QueueCluster, type Store
 const TRIGGER_NODE = triggerNodeName();
 /** The node after the trigger: its output exists only where a worker ran the execution. */
 const SINK_NODE = 'Sink';
+const DETECT_NODE = 'Detect changes';
 const SHOP_ID = 1;
 
 /**
@@ -75,10 +76,38 @@ function triggerWithSink(): WorkflowSeed {
 	};
 }
 
+/**
+ * The trigger into Rate Changes' Detect Changes (default rule). Its trigger has the trigger
+ * workflow's webhook path: activated in its place, it takes over that registration with the
+ * service (the spec has no way to remove one), so each delivery reaches one workflow.
+ */
+function triggerWithRateChanges(): WorkflowSeed {
+	const workflow = loadWorkflow('rate-trigger.json');
+	return {
+		...workflow,
+		id: 'queueRateChange1',
+		name: 'Queue: rate changes',
+		nodes: [
+			...workflow.nodes,
+			{
+				id: randomUUID(),
+				name: DETECT_NODE,
+				type: 'n8n-nodes-travel-pricing.travelPricingRateChanges',
+				typeVersion: 1,
+				position: [220, 0],
+				parameters: { operation: 'detectChanges' },
+				credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL },
+			},
+		],
+		connections: { [TRIGGER_NODE]: { main: [[{ node: DETECT_NODE, type: 'main', index: 0 }]] } },
+	};
+}
+
 describe('n8n in queue mode: main, two workers, a webhook process', () => {
 	let cluster: QueueCluster;
 	let data: OperationData;
 	let triggerWorkflow: WorkflowSeed;
+	let rateChangesWorkflow: WorkflowSeed;
 	let webhookPath: string;
 	const operationIds = new Set<string>();
 	/** Registrations the service received while the deployment started (before any case cleared its request log). */
@@ -89,10 +118,11 @@ describe('n8n in queue mode: main, two workers, a webhook process', () => {
 		const operations = operationWorkflows(data).map(queued);
 		for (const workflow of operations) operationIds.add(workflow.id);
 		triggerWorkflow = triggerWithSink();
+		rateChangesWorkflow = triggerWithRateChanges();
 		const trigger = triggerWorkflow.nodes.find((node) => node.name === TRIGGER_NODE);
 		webhookPath = `${String(trigger?.webhookId)}/rate-records`;
 		cluster = await startQueueCluster({
-			workflows: [...operations, triggerWorkflow],
+			workflows: [...operations, triggerWorkflow, rateChangesWorkflow],
 			activate: [...operationIds, triggerWorkflow.id],
 			// Without count-based pruning every execution of the suite stays countable.
 			env: { N8N_EXPRESSION_ENGINE_POOL_SIZE: String(RECOMMENDED_POOL_SIZE), EXECUTIONS_DATA_PRUNE_MAX_COUNT: '0' },
@@ -322,6 +352,49 @@ describe('n8n in queue mode: main, two workers, a webhook process', () => {
 			const executions = (await settled()).filter((execution) => !before.has(execution.id));
 			const counts = recordCounts(executions, SINK_NODE);
 			expect([...whileDown, ...afterRestart].filter((id) => counts.get(id) !== 1)).toEqual([]);
+		});
+	});
+	describe('Rate Changes on two workers', () => {
+		/** Runs a shop (or its repeat) into the rate changes workflow and returns every alert of the executions it started. */
+		async function shopRun(
+			options: Parameters<QueueCluster['sandbox']['runShop']>[0],
+		): Promise<{ runId: number; expected: ExpectedChange[]; alerts: Array<Record<string, unknown>> }> {
+			const before = new Set((await cluster.executions(rateChangesWorkflow.id)).map((execution) => execution.id));
+			const summary = await cluster.sandbox.runShop({ ...options, perDelivery: PER_DELIVERY, concurrency: BATCH_SENDERS, timeoutSeconds: SENDER_TIMEOUT_SECONDS });
+			expect(summary.byStatus).toEqual({ 200: summary.deliveries });
+			const deadline = Date.now() + 600_000;
+			let executions: StoredExecution[] = [];
+			while (Date.now() < deadline) {
+				executions = (await cluster.executions(rateChangesWorkflow.id)).filter((execution) => !before.has(execution.id));
+				if (executions.length >= summary.deliveries && executions.every((execution) => !['new', 'running', 'waiting'].includes(execution.status))) break;
+				await sleep(500);
+			}
+			expect({ executions: executions.length, failed: executions.filter((execution) => execution.status !== 'success').map((execution) => execution.id) }).toEqual({
+				executions: summary.deliveries,
+				failed: [],
+			});
+			expect(new Set(executions.map((execution) => cluster.workerOf(execution.id)?.name))).toEqual(new Set(['worker-1', 'worker-2']));
+			return { runId: summary.runId, expected: summary.expectedChanges ?? [], alerts: executions.flatMap((execution) => outputOf(execution.run, DETECT_NODE)) };
+		}
+
+		const identity = (change: Record<string, unknown> | ExpectedChange): string => {
+			const record = change as Record<string, unknown>;
+			return [record.hotelCode, record.websiteCode, String(record.checkIn).slice(0, 10), record.los, record.guests, record.roomType, record.changeType, record.previousRate, record.rate].join('|');
+		};
+
+		beforeAll(async () => {
+			// This workflow listens in the trigger workflow's place (see triggerWithRateChanges).
+			await cluster.main.deactivateWorkflow(triggerWorkflow.id);
+			await cluster.main.activateWorkflow(rateChangesWorkflow.id);
+		}, 240_000);
+
+		test(`${SINGLE_RECORDS + BATCHED_RECORDS} records over two shop runs: the second run alerts exactly the changed rates, each once`, async () => {
+			const records = SINGLE_RECORDS + BATCHED_RECORDS;
+			const first = await shopRun({ shopId: SHOP_ID, records });
+			expect(first.alerts).toEqual([]);
+			const second = await shopRun({ repeatRun: first.runId, changes: { seed: 5, changed: 0.1, soldOut: 0.02, backOnSale: 0.5 } });
+			expect(second.expected.length).toBeGreaterThan(records * 0.1);
+			expect(second.alerts.map(identity).sort()).toEqual(second.expected.map(identity).sort());
 		});
 	});
 });

@@ -151,6 +151,20 @@ export class N8nInstance {
 		await this.waitForPublished();
 	}
 
+	/** Deactivates (unpublishes) a workflow as the editor does, and resolves once n8n reports it inactive. */
+	async deactivateWorkflow(workflowId: string, timeoutMs = 60_000): Promise<void> {
+		const response = await this.request('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+		if (response.status !== 200) throw new Error(`Deactivating ${workflowId} answered ${response.status}: ${response.text.slice(0, 500)}`);
+		this.published.delete(workflowId);
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const workflow = await this.request<{ data: { active: boolean } }>('GET', `/rest/workflows/${workflowId}`);
+			if (workflow.body.data?.active === false) return;
+			if (Date.now() > deadline) throw new Error(`Workflow ${workflowId} was still active ${timeoutMs / 1000} s after deactivating it`);
+			await sleep(250);
+		}
+	}
+
 	/**
 	 * Waits until n8n has activated every workflow published with publishWorkflow (signed in). n8n
 	 * 2.8 activates them before it reports ready; later versions activate them in the background

@@ -13,6 +13,8 @@ import {
 	packPackage,
 	printProgress,
 	serviceCredentials,
+	DATA_TABLE_SCOPES,
+	n8nApiCredential,
 	type GroupProcess,
 	type WorkflowRun,
 	type WorkflowSeed,
@@ -185,6 +187,8 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 		// (and so the trigger's registration with the service) happens in the main.
 		await main.start();
 		await main.setupOwner(E2E_OWNER);
+		// Rate Changes on the workers reaches the Data Tables through the main's public API.
+		await main.importCredentials([n8nApiCredential(main.baseUrl, await main.createApiKey('Travel Pricing queue', DATA_TABLE_SCOPES))]);
 		for (const id of options.activate ?? []) await main.activateWorkflow(id);
 
 		const logDir = main.userFolder;
