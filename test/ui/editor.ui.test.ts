@@ -7,15 +7,16 @@ import { TravelPricingAirports } from '../../nodes/Airports/TravelPricingAirport
 import { TravelPricingEventImpact } from '../../nodes/EventImpact/TravelPricingEventImpact.node';
 import { TravelPricingHotelDemand } from '../../nodes/HotelDemand/TravelPricingHotelDemand.node';
 import { TravelPricingHotelInfo } from '../../nodes/HotelInfo/TravelPricingHotelInfo.node';
+import { TravelPricingRateChanges } from '../../nodes/RateChanges/TravelPricingRateChanges.node';
 import { TravelPricingRateTrigger } from '../../nodes/RateTrigger/TravelPricingRateTrigger.node';
 import { TravelPricingSchedule } from '../../nodes/Schedule/TravelPricingSchedule.node';
 import { TravelPricingShopUpdate } from '../../nodes/ShopUpdate/TravelPricingShopUpdate.node';
-import { E2E_OWNER, loadWorkflow, NEWEST_N8N, REPO_ROOT, startE2e, type E2eEnvironment } from '../e2e/harness';
+import { DATA_TABLE_SCOPES, E2E_OWNER, loadWorkflow, NEWEST_N8N, REPO_ROOT, startE2e, type E2eEnvironment } from '../e2e/harness';
 import { Editor, eventually } from './harness';
 
 /**
  * n8n's editor in Chromium, used as a person uses it (see docs/e2e.md): the node panel, each
- * node's form, both credential dialogs with their Test, Shop Update's airport picker, an example
+ * node's form, the three credential dialogs with their Test, Shop Update's airport picker, an example
  * run from its file, and the trigger's "Listen for test event" with the sandbox running a shop.
  * The same run saves the screenshots the docs show (`npm run screenshots` writes them to
  * docs/images). An error in the browser console that comes from this package fails the test.
@@ -38,7 +39,7 @@ interface PackageNode {
 	picture: string;
 }
 
-/** The package's seven nodes, in the order a person adds them (the trigger first). */
+/** The package's eight nodes, in the order a person adds them (the trigger first). */
 function packageNodes(): PackageNode[] {
 	const node = (type: { description: INodeTypeDescription }, picture: string, action?: string): PackageNode => ({
 		description: type.description,
@@ -54,6 +55,8 @@ function packageNodes(): PackageNode[] {
 		node(new TravelPricingAirports(), 'node-airports'),
 		node(new TravelPricingHotelDemand(), 'node-hotel-demand'),
 		node(new TravelPricingShopUpdate(), 'node-shop-update'),
+		// Rate Changes offers two operations: Detect Changes, the one a workflow starts with.
+		node(new TravelPricingRateChanges(), 'node-rate-changes', 'Detect rate changes'),
 	];
 }
 
@@ -90,13 +93,16 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 	});
 
 	describe('the node panel', () => {
-		test('searching "Travel Pricing" lists the seven nodes', async () => {
+		test('searching "Travel Pricing" lists the eight nodes', async () => {
 			await editor.newWorkflow();
 			await editor.searchNodes('Travel Pricing');
+			// The names, not their count: before the search applies, the panel lists its eight ways to
+			// start a workflow.
 			const items = editor.nodeCreatorItems();
-			await eventually(async () => expect(await items.count()).toBe(nodes.length));
-			const listed = (await items.allInnerTexts()).map((text) => text.split('\n')[0].trim());
-			expect(listed.sort()).toEqual(nodes.map((node) => node.description.displayName).sort());
+			await eventually(async () => {
+				const listed = (await items.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+				expect(listed.sort()).toEqual(nodes.map((node) => node.description.displayName).sort());
+			});
 			await editor.screenshot('node-panel-search');
 			await editor.page.keyboard.press('Escape');
 		});
@@ -117,6 +123,18 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 		);
 	});
 
+	test("Rate Changes' Digest operation shows its own fields", async () => {
+		await editor.openNode('Rate Changes');
+		await editor.ndv().getByTestId('parameter-input-operation').click();
+		await editor.page.getByRole('option').filter({ hasText: 'Digest' }).locator('visible=true').first().click();
+		await eventually(async () => expect(await editor.fieldLabels()).toEqual(expect.arrayContaining(['Group By', 'Changes Table', 'Options'])));
+		expect(await editor.fieldLabels()).not.toContain('Rate Field');
+		// The click on "Digest" left the pointer over a field, which then shows its hover tools.
+		await editor.outputPanel().hover();
+		await editor.screenshot('node-rate-changes-digest');
+		await editor.closeNdv();
+	});
+
 	test("n8n's editor reads each node's output schema from the package (its schema preview)", () => {
 		const schemaRequests = editor.responsesTo(/\/schemas\/n8n-nodes-travel-pricing\./);
 		const paths = schemaRequests.map((response) => new URL(response.url).pathname);
@@ -126,10 +144,10 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 		expect(schemaRequests.filter((response) => response.status !== 200 && response.status !== 304)).toEqual([]);
 	});
 
-	test('Tidy up lays the seven nodes out on the canvas', async () => {
+	test('Tidy up lays the eight nodes out on the canvas', async () => {
 		await editor.page.getByTestId('tidy-up-button').click();
 		await eventually(async () => expect(await editor.canvasNodes().count()).toBe(nodes.length));
-		await editor.screenshot('workflow-seven-nodes');
+		await editor.screenshot('workflow-eight-nodes');
 	});
 
 	describe('the credential dialog', () => {
@@ -138,8 +156,9 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 				type: 'travelPricingApi',
 				node: 'Hotel Info',
 				slot: 0,
+				baseUrl: (): string => env.sandbox.baseUrl,
 				secretField: 'accessToken',
-				good: (): string => env.sandbox.credentials.accessToken,
+				good: async (): Promise<string> => env.sandbox.credentials.accessToken,
 				refusal: "The service refused this access token, or the account's validity has expired: check the Access Token field",
 				picture: 'credential-api',
 			},
@@ -147,15 +166,27 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 				type: 'travelPricingAirportsApi',
 				node: 'Airports',
 				slot: 0,
+				baseUrl: (): string => env.sandbox.baseUrl,
 				secretField: 'apiKey',
-				good: (): string => env.sandbox.credentials.apiKey,
+				good: async (): Promise<string> => env.sandbox.credentials.apiKey,
 				refusal: "The service refused this API key, or the account's validity has expired: check the API Key field",
 				picture: 'credential-airports',
+			},
+			{
+				// Rate Changes' credential points at the n8n it runs in, with a key of that n8n's API.
+				type: 'travelPricingN8nApi',
+				node: 'Rate Changes',
+				slot: 0,
+				baseUrl: (): string => env.n8n.baseUrl,
+				secretField: 'apiKey',
+				good: async (): Promise<string> => await env.n8n.createApiKey('Browser suite', DATA_TABLE_SCOPES),
+				refusal: 'n8n refused this API key (or it has expired): check the API Key field',
+				picture: 'credential-n8n-api',
 			},
 		];
 
 		test.each(cases.map((entry) => [entry.type, entry] as const))(
-			'%s: Test fails clearly with a wrong secret and passes with the sandbox\'s',
+			'%s: Test fails clearly with a wrong secret and passes with the right one',
 			async (_type, entry) => {
 				await editor.openNode(entry.node);
 				await editor.ndv().getByTestId('node-credentials-select').nth(entry.slot).click();
@@ -163,7 +194,7 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 				const dialog = editor.page.getByTestId('editCredential-modal');
 				await dialog.waitFor();
 				const field = (name: string) => dialog.getByTestId(`parameter-input-${name}`).locator('input');
-				await field('baseUrl').fill(env.sandbox.baseUrl);
+				await field('baseUrl').fill(entry.baseUrl());
 
 				// Saving runs the credential's Test: a wrong secret is refused, and the dialog says why.
 				await field(entry.secretField).fill('not-the-right-secret');
@@ -174,7 +205,7 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 				await dialog.getByText('More details').click();
 				await dialog.getByText(entry.refusal).waitFor();
 				await editor.screenshot(entry.picture, dialog);
-				const secret = entry.good();
+				const secret = await entry.good();
 				expect(await dialog.innerText()).not.toContain(secret);
 
 				// The right secret passes: n8n closes the dialog and the node uses the new credential.
@@ -184,7 +215,7 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 				expect(await (await passed).json()).toEqual({ data: { status: 'OK', message: expect.any(String) } });
 				await dialog.waitFor({ state: 'hidden' });
 				const chosen = await editor.ndv().getByTestId('node-credentials-select').nth(entry.slot).locator('input').inputValue();
-				expect(chosen).toMatch(/Travel Pricing (Airports )?account/);
+				expect(chosen).toMatch(/Travel Pricing (Airports |n8n )?account/);
 				await editor.closeNdv();
 			},
 		);
