@@ -18,7 +18,7 @@ import { failedItem } from '../shared/itemOutcomes';
 import { concurrencyOption, numberOption } from '../shared/options';
 
 import { DataTables } from './dataTables';
-import { detectChanges, type DetectSettings, type ObservedItem } from './detectChanges';
+import { contestedError, detectChanges, type DetectSettings, type ObservedItem } from './detectChanges';
 import { maxListedOption, rateChangesProperties } from './description';
 import { buildDigests, type DigestGroup } from './digest';
 import { readObservation, type ChangeRule, type RateField } from './rateChanges';
@@ -95,7 +95,8 @@ async function detect(context: IExecuteFunctions): Promise<INodeExecutionData[]>
 			failed.set(itemIndex, failedItem(context, error, itemIndex));
 		}
 	});
-	const alerts = await detectChanges(context, new RequestLimiter(settings.concurrency), settings, observed);
+	const { alerts, contested } = await detectChanges(context, new RequestLimiter(settings.concurrency), settings, observed);
+	for (const { itemIndex } of contested) failed.set(itemIndex, failedItem(context, contestedError(context, itemIndex), itemIndex));
 	const alertByItem = new Map(alerts.map((alert) => [alert.itemIndex, alert]));
 	return items.flatMap((item, itemIndex): INodeExecutionData[] => {
 		const failure = failed.get(itemIndex);

@@ -84,6 +84,9 @@ interface RequestOptions {
 
 /** The Data Tables of one n8n, for one node execution. */
 export class DataTables {
+	/** Table names by id, for messages. */
+	private readonly names = new Map<string, string>();
+
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly limiter: RequestLimiter,
@@ -94,6 +97,12 @@ export class DataTables {
 	 * must have every column with its type (extra columns are the user's and stay untouched).
 	 */
 	async ensureTable(spec: TableSpec): Promise<string> {
+		const id = await this.findOrCreateTable(spec);
+		this.names.set(id, spec.name);
+		return id;
+	}
+
+	private async findOrCreateTable(spec: TableSpec): Promise<string> {
 		const existing = await this.findTable(spec.name);
 		if (existing) {
 			checkColumns(this.context, spec, existing.columns ?? []);
@@ -121,6 +130,7 @@ export class DataTables {
 		let cursor: string | undefined;
 		do {
 			const page = await this.send<RowListing>('GET', `/data-tables/${tableId}/rows`, {
+				subject: this.subject(tableId),
 				qs: { filter: JSON.stringify(filter), sortBy, limit: ROWS_PER_PAGE, ...(cursor ? { cursor } : {}) },
 				idempotent: true,
 			});
@@ -133,6 +143,7 @@ export class DataTables {
 	async insertRows(tableId: string, rows: readonly IDataObject[]): Promise<void> {
 		for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
 			await this.send('POST', `/data-tables/${tableId}/rows`, {
+				subject: this.subject(tableId),
 				body: { data: rows.slice(start, start + ROWS_PER_INSERT) as IDataObject[], returnType: 'count' },
 				idempotent: false,
 			});
@@ -147,11 +158,16 @@ export class DataTables {
 	 */
 	async updateRows(tableId: string, filter: RowFilter, data: IDataObject, returnData = true): Promise<Row[]> {
 		const updated = await this.send<Row[] | boolean>('PATCH', `/data-tables/${tableId}/rows/update`, {
+				subject: this.subject(tableId),
 			body: { filter: filter as unknown as IDataObject, data, returnData },
 			// Sent again after a lost answer, a compare-and-set matches nothing the second time.
 			idempotent: true,
 		});
 		return Array.isArray(updated) ? updated : [];
+	}
+
+	private subject(tableId: string): string {
+		return `the data table "${this.names.get(tableId) ?? tableId}"`;
 	}
 
 	private async findTable(name: string): Promise<TableListing['data'][number] | undefined> {
@@ -234,7 +250,7 @@ function statusError(
 			description = `Give the key of ${credential} the data table scopes (dataTable:list, dataTable:create, dataTable:read, dataTableRow:read, dataTableRow:create, dataTableRow:update), or use a key without scopes.`;
 			break;
 		case 404:
-			message = path === '/data-tables' ? "n8n's public API has no Data Tables at this address" : `${subject} was not found`;
+			message = path === '/data-tables' ? "n8n's public API has no Data Tables at this address" : `${subject.charAt(0).toUpperCase()}${subject.slice(1)} was not found`;
 			description =
 				path === '/data-tables'
 					? `Rate Changes keeps its tables in n8n's Data Tables through n8n's public API, which has them from n8n 2.8 on. Check the n8n Base URL of ${credential}, and that the public API is enabled (N8N_PUBLIC_API_DISABLED is not true).`

@@ -55,7 +55,7 @@ export async function detectChanges(
 	limiter: RequestLimiter,
 	settings: DetectSettings,
 	observed: readonly ObservedItem[],
-): Promise<Alert[]> {
+): Promise<{ alerts: Alert[]; contested: ObservedItem[] }> {
 	const tables = new DataTables(context, limiter);
 	const [ratesId, changesId] = await Promise.all([
 		tables.ensureTable(ratesTable(settings.ratesTable)),
@@ -78,12 +78,7 @@ export async function detectChanges(
 	const unchangedByTime = new Map<string, string[]>();
 	let pending = candidates;
 	let stored = await readStays(pending.map(({ observation }) => observation.stayKey));
-	for (let round = 1; pending.length > 0; round++) {
-		if (round > MAX_COMPARE_ROUNDS) {
-			throw new NodeOperationError(context.getNode(), `${pending.length} stay(s) kept changing under this execution: other executions write the same stays`, {
-				description: 'Nothing was lost: run the node again for these records.',
-			});
-		}
+	for (let round = 1; pending.length > 0 && round <= MAX_COMPARE_ROUNDS; round++) {
 		const lost: ObservedItem[] = [];
 		await Promise.all(
 			pending.map(async (item) => {
@@ -106,7 +101,7 @@ export async function detectChanges(
 			}),
 		);
 		pending = lost;
-		if (lost.length > 0) stored = await readStays(lost.map(({ observation }) => observation.stayKey));
+		if (lost.length > 0 && round < MAX_COMPARE_ROUNDS) stored = await readStays(lost.map(({ observation }) => observation.stayKey));
 	}
 
 	await tables.insertRows(ratesId, firstSeen.map(({ observation }) => rateRow(observation)));
@@ -122,7 +117,15 @@ export async function detectChanges(
 
 	const reported = alerts.filter(({ change }) => meetsRule(change, settings.rule)).sort((a, b) => a.itemIndex - b.itemIndex);
 	await tables.insertRows(changesId, reported.map(({ observation, change }) => changeRow(observation, change, settings.rateField)));
-	return reported;
+	return { alerts: reported, contested: pending };
+}
+
+/** A record whose stay other executions wrote every time this one tried: it was not compared, and nothing of it was written. */
+export function contestedError(context: IExecuteFunctions, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `The stay of item ${itemIndex} kept changing under this execution: it was not compared`, {
+		itemIndex,
+		description: `Other executions wrote the same stay ${MAX_COMPARE_ROUNDS} times while this one compared it. Nothing of this record was written: run it again. The other items were compared and kept.`,
+	});
 }
 
 function anyStay(stayKeys: readonly string[]): RowFilter {
