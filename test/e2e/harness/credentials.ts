@@ -1,4 +1,4 @@
-import type { CredentialSeed } from './instance';
+import type { CredentialSeed } from './cli';
 
 /** Fixed ids, so that workflow files can name the credentials they use. */
 export const API_CREDENTIAL = { id: 'tpApiCredential1', name: 'Travel Pricing API' };

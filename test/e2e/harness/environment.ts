@@ -1,7 +1,9 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { packPackage } from './communityPackage';
 import { DATA_TABLE_SCOPES, n8nApiCredential, serviceCredentials } from './credentials';
-import { N8nInstance, type CredentialSeed, type Owner, type WorkflowSeed } from './instance';
+import type { CredentialSeed, WorkflowSeed } from './cli';
+import { N8nInstance } from './instance';
+import type { Owner } from './rest';
 import { ensureN8n, formatDuration, NEWEST_N8N, PROVEN_N8N_VERSIONS, printProgress } from './runtime';
 
 /** The owner account every e2e instance is set up with. */

@@ -12,16 +12,11 @@ export {
 } from './credentials';
 export { installDebianPackages, onPath } from './debian';
 export { E2E_OWNER, e2eVersions, startE2e, type E2eEnvironment, type E2eOptions } from './environment';
-export {
-	N8nInstance,
-	outputOf,
-	parseRun,
-	type CredentialSeed,
-	type N8nInstanceOptions,
-	type Owner,
-	type WorkflowRun,
-	type WorkflowSeed,
-} from './instance';
+export { N8nCli, type CredentialSeed, type WorkflowSeed } from './cli';
+export { N8nInstance, type N8nInstanceOptions } from './instance';
+export { jsonLogEntries, N8nProcess, START_TIMEOUT_MS } from './n8nProcess';
+export { N8nRestClient, type Owner, type RestResponse } from './rest';
+export { outputOf, parseRun, type WorkflowRun } from './workflowRun';
 export { freePort, runChecked, runCommand, spawnGroup, type GroupProcess } from './processes';
 export { CACHE_ROOT, ensureN8n, formatDuration, NEWEST_N8N, OLDEST_N8N, printProgress, PROVEN_N8N_VERSIONS, type N8nRuntime } from './runtime';
 export { loadWorkflow } from './workflows';

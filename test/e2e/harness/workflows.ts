@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bindCredentials } from './credentials';
-import type { WorkflowSeed } from './instance';
+import type { WorkflowSeed } from './cli';
 
 const WORKFLOWS_DIR = path.join(__dirname, '..', 'workflows');
 

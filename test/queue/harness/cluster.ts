@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import {
 	E2E_OWNER,
@@ -9,13 +7,13 @@ import {
 	formatDuration,
 	freePort,
 	N8nInstance,
+	type N8nProcess,
 	NEWEST_N8N,
 	packPackage,
 	printProgress,
 	serviceCredentials,
 	DATA_TABLE_SCOPES,
 	n8nApiCredential,
-	type GroupProcess,
 	type WorkflowRun,
 	type WorkflowSeed,
 } from '../../e2e/harness';
@@ -38,7 +36,6 @@ export const RECOMMENDED_POOL_SIZE = 2;
 /** Database connections of each n8n process (n8n's default: 2); see docs/scaling.md. */
 export const POSTGRES_POOL_SIZE = 10;
 
-const PROCESS_START_TIMEOUT_MS = 180_000;
 const WORKER_READY_LINE = 'n8n worker is now ready';
 const WEBHOOK_READY_LINE = 'Webhook listener waiting for requests.';
 const WORKER_STARTED = /Worker started execution (\d+)/g;
@@ -56,47 +53,30 @@ export interface QueueClusterOptions {
 
 /** One `n8n worker` or `n8n webhook` process of the cluster. */
 export class QueueProcess {
-	private process: GroupProcess | undefined;
+	private readonly process: N8nProcess;
 
 	constructor(
 		readonly name: string,
-		private readonly command: 'worker' | 'webhook',
-		private readonly main: N8nInstance,
+		command: 'worker' | 'webhook',
+		main: N8nInstance,
 		readonly logFile: string,
-		private readonly env: Record<string, string>,
-	) {}
+		env: Record<string, string>,
+	) {
+		this.process = main.n8nProcess(name, command, logFile, command === 'worker' ? WORKER_READY_LINE : WEBHOOK_READY_LINE, env);
+	}
 
 	get running(): boolean {
-		return this.process !== undefined;
+		return this.process.running;
 	}
 
 	/** Starts the process and resolves once it says it is ready. */
 	async start(): Promise<void> {
-		const readyLine = this.command === 'worker' ? WORKER_READY_LINE : WEBHOOK_READY_LINE;
-		const logStart = this.logSize();
-		const started = await this.main.spawn(this.command, this.logFile, this.env);
-		this.process = started;
-		let exitCode: number | null | undefined;
-		void started.exited.then((code) => {
-			exitCode = code;
-			if (this.process === started) this.process = undefined;
-		});
-		const deadline = Date.now() + PROCESS_START_TIMEOUT_MS;
-		while (!this.logSince(logStart).includes(readyLine)) {
-			if (exitCode !== undefined) throw new Error(`${this.name} exited with ${exitCode} while starting:\n${this.logSince(logStart).slice(-4000)}`);
-			if (Date.now() > deadline) {
-				await this.stop();
-				throw new Error(`${this.name} did not start within ${PROCESS_START_TIMEOUT_MS / 1000} s:\n${this.logSince(logStart).slice(-4000)}`);
-			}
-			await sleep(250);
-		}
+		await this.process.start();
 	}
 
 	/** SIGTERM (n8n's graceful shutdown), SIGKILL after the grace time. */
 	async stop(graceMs?: number): Promise<void> {
-		const running = this.process;
-		this.process = undefined;
-		await running?.stop(graceMs);
+		await this.process.stop(graceMs);
 	}
 
 	/** Kills the process (and its task runner) with SIGKILL, as a crash or the OOM killer would. */
@@ -106,23 +86,11 @@ export class QueueProcess {
 
 	/** The executions this process's log says it started, in order ("Worker started execution N"). */
 	startedExecutions(): string[] {
-		return [...this.logSince(0).matchAll(WORKER_STARTED)].map((match) => match[1]);
+		return [...this.log().matchAll(WORKER_STARTED)].map((match) => match[1]);
 	}
 
 	log(): string {
-		return this.logSince(0);
-	}
-
-	private logSize(): number {
-		return fs.existsSync(this.logFile) ? fs.statSync(this.logFile).size : 0;
-	}
-
-	private logSince(offset: number): string {
-		try {
-			return fs.readFileSync(this.logFile).subarray(offset).toString('utf8');
-		} catch {
-			return '';
-		}
+		return this.process.log();
 	}
 }
 

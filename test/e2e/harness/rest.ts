@@ -1,0 +1,229 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { N8nRuntime } from './runtime';
+import { outputOf, type WorkflowRun } from './workflowRun';
+
+export interface Owner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export interface RestResponse<T = unknown> {
+	status: number;
+	body: T;
+	text: string;
+}
+
+/**
+ * n8n's own REST API, as the editor in a browser uses it: the owner's sign-in (kept as its
+ * cookie), publishing, node and credential types, and the stored executions.
+ */
+export class N8nRestClient {
+	/** Workflows published through the CLI or activateWorkflow, which waitForPublished waits for. */
+	protected readonly published = new Set<string>();
+
+	private authCookie: string | undefined;
+
+	constructor(
+		readonly baseUrl: string,
+		private readonly n8nRuntime: N8nRuntime,
+	) {}
+
+	/** Whether setupOwner or login ran, so requests are signed in. */
+	get signedIn(): boolean {
+		return this.authCookie !== undefined;
+	}
+
+	/** A request to n8n's own API, signed in when setupOwner or login ran before. */
+	async request<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<RestResponse<T>> {
+		const headers: Record<string, string> = { accept: 'application/json' };
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		if (this.authCookie) headers.cookie = this.authCookie;
+		const response = await fetch(`${this.baseUrl}${urlPath}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const cookie = response.headers.getSetCookie().find((value) => value.startsWith('n8n-auth='));
+		if (cookie) this.authCookie = cookie.split(';')[0];
+		const text = await response.text();
+		let parsed: unknown = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			// Not JSON (an HTML error page, say): the caller gets the text.
+		}
+		return { status: response.status, body: parsed as T, text };
+	}
+
+	/** Creates the owner account (the first user, as the setup screen does) and signs in as it. */
+	async setupOwner(owner: Owner): Promise<void> {
+		const response = await this.request('POST', '/rest/owner/setup', owner);
+		if (response.status !== 200) throw new Error(`Owner setup answered ${response.status}: ${response.text}`);
+	}
+
+	async login(owner: Pick<Owner, 'email' | 'password'>): Promise<void> {
+		const response = await this.request('POST', '/rest/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
+		if (response.status !== 200) throw new Error(`Login answered ${response.status}: ${response.text}`);
+	}
+
+	/** Whether the instance already has its owner (then setupOwner would be refused). */
+	async hasOwner(): Promise<boolean> {
+		const settings = await this.request<{ data: { userManagement?: { showSetupOnFirstLoad?: boolean } } }>('GET', '/rest/settings');
+		return settings.body.data.userManagement?.showSetupOnFirstLoad === false;
+	}
+
+	/**
+	 * Creates an n8n API key for the signed-in user, as Settings > n8n API does, and returns the
+	 * key itself (n8n shows it once).
+	 */
+	async createApiKey(label: string, scopes: readonly string[]): Promise<string> {
+		const response = await this.request<{ data: { rawApiKey: string } }>('POST', '/rest/api-keys', { label, scopes, expiresAt: null });
+		if (response.status !== 200) throw new Error(`Creating an API key answered ${response.status}: ${response.text}`);
+		return response.body.data.rawApiKey;
+	}
+
+	/** The node types n8n offers in the editor (its /types/nodes.json), signed in. */
+	async nodeTypes(): Promise<Array<{ name: string; displayName: string; version: number | number[] }>> {
+		const response = await this.request<Array<{ name: string; displayName: string; version: number | number[] }>>('GET', '/types/nodes.json');
+		if (response.status !== 200) throw new Error(`/types/nodes.json answered ${response.status}`);
+		return response.body;
+	}
+
+	async credentialTypes(): Promise<Array<{ name: string; displayName: string }>> {
+		const response = await this.request<Array<{ name: string; displayName: string }>>('GET', '/types/credentials.json');
+		if (response.status !== 200) throw new Error(`/types/credentials.json answered ${response.status}`);
+		return response.body;
+	}
+
+	/**
+	 * Activates (publishes) a workflow in the running n8n, as the editor's Publish button does
+	 * (signed in). Resolves once n8n reports it published.
+	 */
+	async activateWorkflow(workflowId: string): Promise<void> {
+		const workflow = await this.request<{ data: { versionId: string } }>('GET', `/rest/workflows/${workflowId}`);
+		if (workflow.status !== 200) throw new Error(`Workflow ${workflowId}: ${workflow.status} ${workflow.text.slice(0, 300)}`);
+		const response = await this.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId: workflow.body.data.versionId });
+		if (response.status !== 200) throw new Error(`Activating ${workflowId} answered ${response.status}: ${response.text.slice(0, 500)}`);
+		// n8n 2.40 answers before its publication queue has registered the workflow's webhooks.
+		this.published.add(workflowId);
+		await this.waitForPublished();
+	}
+
+	/** Deactivates (unpublishes) a workflow as the editor does, and resolves once n8n reports it inactive. */
+	async deactivateWorkflow(workflowId: string, timeoutMs = 60_000): Promise<void> {
+		const response = await this.request('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+		if (response.status !== 200) throw new Error(`Deactivating ${workflowId} answered ${response.status}: ${response.text.slice(0, 500)}`);
+		this.published.delete(workflowId);
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const workflow = await this.request<{ data: { active: boolean } }>('GET', `/rest/workflows/${workflowId}`);
+			if (workflow.body.data?.active === false) return;
+			if (Date.now() > deadline) throw new Error(`Workflow ${workflowId} was still active ${timeoutMs / 1000} s after deactivating it`);
+			await sleep(250);
+		}
+	}
+
+	/**
+	 * Waits until n8n has activated every published workflow (signed in). n8n 2.8 activates them
+	 * before it reports ready; later versions activate them in the background after that, through a
+	 * publication queue whose state /rest/workflows/:id/publication-status shows.
+	 */
+	async waitForPublished(timeoutMs = 120_000): Promise<void> {
+		const deadline = Date.now() + timeoutMs;
+		for (const id of this.published) {
+			for (;;) {
+				const response = await this.request<{ data: { status: string; triggers: Array<{ errorMessage?: string | null }> } }>(
+					'GET',
+					`/rest/workflows/${id}/publication-status`,
+				);
+				if (response.status === 404) break;
+				const { status, triggers } = response.body.data;
+				if (status === 'published') break;
+				if (status === 'failed' || status === 'partial') {
+					throw new Error(`n8n could not activate workflow ${id}: ${triggers.map((trigger) => trigger.errorMessage).join('; ')}`);
+				}
+				if (Date.now() > deadline) throw new Error(`Workflow ${id} was still "${status}" after ${timeoutMs / 1000} s`);
+				await sleep(250);
+			}
+		}
+	}
+
+	/** How many executions of a workflow n8n has stored, whatever their status. */
+	async countExecutions(workflowId: string): Promise<number> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const response = await this.request<{ data: { count: number } }>('GET', `/rest/executions?filter=${filter}&limit=1`);
+		if (response.status !== 200) throw new Error(`/rest/executions answered ${response.status}: ${response.text}`);
+		return response.body.data.count;
+	}
+
+	/** The ids of every stored execution of a workflow, newest first (the API gives 100 a page). */
+	async executionIds(workflowId: string): Promise<string[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const ids: string[] = [];
+		for (;;) {
+			const range = ids.length > 0 ? `&lastId=${ids[ids.length - 1]}&firstId=0` : '';
+			const response = await this.request<{ data: { results: Array<{ id: string }> } }>(
+				'GET',
+				`/rest/executions?filter=${filter}&limit=100${range}`,
+			);
+			if (response.status !== 200) throw new Error(`/rest/executions answered ${response.status}: ${response.text}`);
+			const page = response.body.data.results.map((execution) => execution.id);
+			if (page.length === 0) return ids;
+			ids.push(...page);
+		}
+	}
+
+	/**
+	 * The items a node emitted in each stored execution of a workflow (but those `except` names), one list per execution, read
+	 * through the REST API as the editor's execution view reads them (n8n stores run data in the
+	 * "flatted" format, parsed here with n8n's own copy of that library).
+	 */
+	async executionOutputs(
+		workflowId: string,
+		nodeName: string,
+		{ except = new Set<string>(), concurrency = 8 }: { except?: ReadonlySet<string>; concurrency?: number } = {},
+	): Promise<Array<Array<Record<string, unknown>>>> {
+		const flatted = createRequire(path.join(this.n8nRuntime.dir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): unknown };
+		const ids = (await this.executionIds(workflowId)).filter((id) => !except.has(id));
+		const outputs: Array<Array<Record<string, unknown>>> = new Array(ids.length);
+		let next = 0;
+		const worker = async (): Promise<void> => {
+			while (next < ids.length) {
+				const index = next++;
+				const response = await this.request<{ data: { data: string } }>('GET', `/rest/executions/${ids[index]}`);
+				if (response.status !== 200) throw new Error(`/rest/executions/${ids[index]} answered ${response.status}`);
+				const run = { data: flatted.parse(response.body.data.data) } as WorkflowRun;
+				outputs[index] = outputOf(run, nodeName);
+			}
+		};
+		await Promise.all(Array.from({ length: concurrency }, worker));
+		return outputs;
+	}
+
+	/**
+	 * Waits until n8n has stored at least `count` executions of a workflow (an execution is stored
+	 * after its last node finished, so a little after its effects are visible), then for the count
+	 * to hold still for `settleMs`, and returns it. Gives up when the count did not move for
+	 * `quietMs`, returning what it reached.
+	 */
+	async waitForExecutions(workflowId: string, count: number, { quietMs = 60_000, settleMs = 1_000 } = {}): Promise<number> {
+		let seen = await this.countExecutions(workflowId);
+		let lastChange = Date.now();
+		while (Date.now() - lastChange < (seen >= count ? settleMs : quietMs)) {
+			await sleep(200);
+			const now = await this.countExecutions(workflowId);
+			if (now !== seen) {
+				seen = now;
+				lastChange = Date.now();
+			}
+		}
+		return seen;
+	}
+}
