@@ -1,6 +1,7 @@
 import type { SandboxData } from './data';
 import { buildHotel } from './data/hotels';
 import { ALL_WEBSITES, type Website } from './data/websites';
+import { baseDraw, hotelTax, markup, priceFactorFor, type MarketScope, type MarketShop } from './marketShop';
 import { createPrng, deriveSeed, type Prng } from './prng';
 import type { RateRecord } from './types';
 
@@ -17,6 +18,27 @@ export interface RatePlan {
 	currency: string;
 	horizon: number;
 	pos: number;
+	/** A comp-set shop: one room per hotel and night on every website, at rates laid out by construction. */
+	market?: MarketShop;
+}
+
+/** What a record's rate fields are made of. */
+interface Pricing {
+	roomIndex: number;
+	soldOut: boolean;
+	rate: Pick<RateRecord, 'onsiteRate' | 'taxAmount' | 'netRate'>;
+	taxIncluded: boolean;
+	currency: string;
+}
+
+/** Where a record sits in its run. */
+interface RecordSlot {
+	starRating: string;
+	hotelCode: number;
+	websiteCode: number;
+	checkIn: number;
+	dayOffset: number;
+	guests: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -98,12 +120,52 @@ function isoDay(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** The hotels, websites and check-in days a plan's records can cover. */
+export function planScope(plan: RatePlan): MarketScope {
+	const horizon = Math.max(1, plan.horizon);
+	const collectedDay = Math.floor(plan.collectedAt / DAY_MS) * DAY_MS;
+	return {
+		hotelCodes: [...new Set(plan.hotelCodes)],
+		websiteCodes: [...new Set(plan.websiteCodes)],
+		horizon,
+		firstDay: isoDay(collectedDay + DAY_MS),
+		lastDay: isoDay(collectedDay + horizon * DAY_MS),
+	};
+}
+
+/** Today's record: a room, sold out or not, a rate in the hotel's band, a tax mode, all drawn for the record alone. */
+function drawnPricing(random: Prng, slot: RecordSlot, currency: string): Pricing {
+	const roomIndex = random.int(0, ROOMS.length - 1);
+	const soldOut = random.chance(0.05);
+	const nightly = nightlyRate(slot.starRating, roomIndex, slot.checkIn, currency, random.next());
+	const taxIncluded = random.chance(0.5);
+	// Drawn for sold-out records too: skipping it would move every later draw of those records.
+	const taxShare = random.float(0.08, 0.16, 3);
+	return { roomIndex, soldOut, rate: soldOut ? SOLD_OUT : priced(nightly, taxShare, taxIncluded), taxIncluded, currency };
+}
+
+/**
+ * A market record: the hotel's first room at its base rate for the night, plus the website's
+ * markup, in whole cents, then moved by the matching `prices` factors (0 sells it out).
+ */
+function marketPricing(market: MarketShop, slot: RecordSlot, currency: string): Pricing {
+	const base = nightlyRate(slot.starRating, 0, slot.checkIn, currency, baseDraw(market, slot.hotelCode, isoDay(slot.checkIn), slot.guests));
+	const listed = Number((base * (1 + markup(market, slot.hotelCode, slot.websiteCode))).toFixed(2));
+	const factor = priceFactorFor(market, { hotelCode: slot.hotelCode, websiteCode: slot.websiteCode, dayOffset: slot.dayOffset, checkIn: isoDay(slot.checkIn) });
+	const { taxIncluded, taxShare } = hotelTax(market, slot.hotelCode);
+	const soldOut = factor === 0;
+	// A small factor still leaves a rate: only 0 means sold out.
+	const onsiteRate = Math.max(0.01, Number((listed * factor).toFixed(2)));
+	return { roomIndex: 0, soldOut, rate: soldOut ? SOLD_OUT : priced(onsiteRate, taxShare, taxIncluded), taxIncluded, currency: market.currencies[slot.hotelCode] ?? currency };
+}
+
 /**
  * Builds `plan.count` records. Record i covers hotel × website pair (i mod pairs) and check-in
  * day 1 + floor(i / pairs) (within the horizon), so counts map to a predictable spread of rates.
  * Once pairs × horizon records have used every pair and day, the next ones are for one guest
  * more (3, then 4…), so every record of a run is a stay of its own: hotel, website, check-in,
- * los, guests and room type never repeat together.
+ * los, guests and room type never repeat together. A market plan prices every record by its
+ * layout, and draws the rest from the market seed, so the same seed gives the same records.
  */
 export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[] {
 	// A code listed twice would make the same pair twice and repeat its stays.
@@ -112,22 +174,19 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[
 	const pairs = hotels.flatMap((hotel) => sites.map((site) => ({ hotel, site })));
 	const horizon = Math.max(1, plan.horizon);
 	const collectedDay = Math.floor(plan.collectedAt / DAY_MS) * DAY_MS;
+	const { market } = plan;
 	return Array.from({ length: plan.count }, (_, i) => {
 		const { hotel: seedHotel, site } = pairs[i % pairs.length];
 		const { hotel, cityInfo } = seedHotel;
-		const random = createPrng(deriveSeed(data.seed, 'rate', plan.shopId, plan.runNo, i));
+		const random = createPrng(market ? deriveSeed(data.seed, 'market-rate', market.seed, plan.shopId, i) : deriveSeed(data.seed, 'rate', plan.shopId, plan.runNo, i));
 		const dayOffset = (Math.floor(i / pairs.length) % horizon) + 1;
 		const guests = 2 + Math.floor(i / (pairs.length * horizon));
 		const checkIn = collectedDay + dayOffset * DAY_MS;
 		const checkOut = checkIn + plan.los * DAY_MS;
-		const roomIndex = random.int(0, ROOMS.length - 1);
+		const slot: RecordSlot = { starRating: hotel.starrating, hotelCode: hotel.hotelcode, websiteCode: site.websitecode, checkIn, dayOffset, guests };
+		const { roomIndex, soldOut, rate, taxIncluded, currency } = market ? marketPricing(market, slot, plan.currency) : drawnPricing(random, slot, plan.currency);
+		const { onsiteRate, taxAmount, netRate } = rate;
 		const room = ROOMS[roomIndex];
-		const soldOut = random.chance(0.05);
-		const nightly = nightlyRate(hotel.starrating, roomIndex, checkIn, plan.currency, random.next());
-		const taxIncluded = random.chance(0.5);
-		// Drawn for sold-out records too: skipping it would move every later draw of those records.
-		const taxShare = random.float(0.08, 0.16, 3);
-		const { onsiteRate, taxAmount, netRate } = soldOut ? SOLD_OUT : priced(nightly, taxShare, taxIncluded);
 		const discount = random.chance(0.3) ? random.pick([5, 10, 12, 15, 20]) : 0;
 		const reviewRating = random.float(6.5, 9.8, 1);
 		return {
@@ -150,7 +209,7 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[
 			country: hotel.country,
 			latitude: hotel.lat.toFixed(6),
 			longitude: hotel.long.toFixed(6),
-			currency: plan.currency,
+			currency,
 			isLAR: soldOut ? SOLD_OUT.isLAR : roomIndex === 0,
 			propertyType: 'Hotel',
 			roomType: room.type,

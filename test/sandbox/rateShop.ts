@@ -3,9 +3,10 @@ import { integer, rejectUnknownFields } from './api/fields';
 import type { VirtualClock } from './clock';
 import type { SandboxData } from './data';
 import { DeliveryClient, runPool, type Delivery } from './delivery';
+import { checkMarketScope, parseMarket, type MarketInput, type MarketShop } from './marketShop';
 import { createPrng, deriveSeed } from './prng';
 import { parseRateChanges, repeatRecords, type ExpectedChange, type RateChanges } from './rateChanges';
-import { buildRateRecords, type RatePlan } from './rateRecords';
+import { buildRateRecords, planScope, type RatePlan } from './rateRecords';
 import type { AccountId, RateRecord } from './types';
 import type { StoredWebhook, WebhookStore } from './webhooks';
 
@@ -22,6 +23,8 @@ export interface RunShopOptions {
 	timeoutSeconds?: number;
 	hotelCodes?: number[];
 	websiteCodes?: number[];
+	/** A comp-set shop (sandbox extra): one room per hotel and night on every website, at rates laid out by construction (see MarketShop). */
+	market?: MarketInput;
 	/** Collect the stays of this earlier run again (sandbox extra): same stays and rates, new recordIds, later dtCollected. */
 	repeatRun?: number;
 	/** Only with repeatRun: which shares of its rates change (see RateChanges). */
@@ -72,6 +75,7 @@ interface FreshRun {
 	records: number;
 	hotelCodes?: number[];
 	websiteCodes?: number[];
+	market?: MarketShop;
 }
 
 interface RepeatRun {
@@ -83,9 +87,9 @@ interface RepeatRun {
 
 export type ParsedRunShopOptions = DeliveryOptions & (FreshRun | RepeatRun);
 
-const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'hotelCodes', 'websiteCodes', 'repeatRun', 'changes', 'replay', 'copies'];
-/** A repeat collects exactly the stays of the run it repeats, so what chooses stays is not its to set. */
-const STAY_CHOOSING_FIELDS = ['records', 'hotelCodes', 'websiteCodes'];
+const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'hotelCodes', 'websiteCodes', 'market', 'repeatRun', 'changes', 'replay', 'copies'];
+/** A repeat collects exactly the stays of the run it repeats (a market run's layout with them), so what chooses stays is not its to set. */
+const STAY_CHOOSING_FIELDS = ['records', 'hotelCodes', 'websiteCodes', 'market'];
 
 function optionalCodes(value: unknown, field: string): number[] | undefined {
 	if (value === undefined) return undefined;
@@ -115,6 +119,7 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 			records: options.records === undefined ? 10 : integer(options.records, 'records', { min: 1, max: 1_000_000 }),
 			hotelCodes: optionalCodes(options.hotelCodes, 'hotelCodes'),
 			websiteCodes: optionalCodes(options.websiteCodes, 'websiteCodes'),
+			market: parseMarket(options.market),
 		};
 	}
 	if (options.replay && options.changes !== undefined) throw badRequest('replay delivers a run unchanged: leave changes out');
@@ -232,7 +237,7 @@ export class RateShopRunner {
 		const shop = this.data.shops.get(options.shopId);
 		const plan: RatePlan = {
 			shopId: options.shopId,
-			runNo: ++this.runNo,
+			runNo: this.runNo + 1,
 			collectedAt: trigger?.at ?? this.clock.now(),
 			count: options.records,
 			hotelCodes: options.hotelCodes ?? shop?.hotelCodes ?? this.fallbackHotels(options.shopId),
@@ -241,7 +246,11 @@ export class RateShopRunner {
 			currency: shop?.config.currency ?? 'USD',
 			horizon: shop?.config.horizon ?? 30,
 			pos: POS_BY_COB[shop?.config.cob ?? 'US'] ?? 1,
+			...(options.market ? { market: options.market } : {}),
 		};
+		// Checked before the run takes its number, so a refused market leaves no gap in the runIds.
+		if (plan.market) checkMarketScope(plan.market, planScope(plan));
+		this.runNo = plan.runNo;
 		// An unknown rateshopid still runs: the spec does not tie rateshopid to shop ids.
 		const account = trigger?.account ?? shop?.account ?? 'demo';
 		return {

@@ -47,6 +47,7 @@ export const CONTROL_ROUTES = [
 	'GET    /__sandbox/faults                  PUT    /__sandbox/faults',
 	'GET    /__sandbox/variants                PUT    /__sandbox/variants',
 	'POST   /__sandbox/run-shop                 { shopId, records, perDelivery, concurrency, timeoutSeconds, hotelCodes, websiteCodes }',
+	'POST   /__sandbox/run-shop                 { shopId, …, market: { seed, prices: [{ hotelCode, websiteCode?, checkIn?, factor }], currencies: { hotelCode: currency } } }',
 	'POST   /__sandbox/run-shop                 { repeatRun, changes?: { seed, changed, soldOut, backOnSale } | replay: true, copies, perDelivery, concurrency, timeoutSeconds }',
 	'GET    /__sandbox/deliveries              DELETE /__sandbox/deliveries',
 	'GET    /__sandbox/runs',

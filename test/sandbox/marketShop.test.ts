@@ -1,0 +1,299 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import axios, { type AxiosInstance } from 'axios';
+import { startSandbox, type MarketInput, type RateRecord, type RunSummary, type Sandbox } from './index';
+import { MAX_MARKUP } from './marketShop';
+import { SOLD_OUT } from './rateRecords';
+
+/** A webhook receiver keeping every record delivered, whatever the records per POST. */
+async function startReceiver(): Promise<{ url: string; records: RateRecord[]; close: () => Promise<void> }> {
+	const records: RateRecord[] = [];
+	const server = http.createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			records.push(...[JSON.parse(Buffer.concat(chunks).toString('utf8'))].flat());
+			response.end('{"ok":true}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/rates`,
+		records,
+		close: () => new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		}),
+	};
+}
+
+const START = '2026-12-01T10:54:00.000Z';
+/** Shop 5: hotels 100019, 100067, 100117 and 100133 on websites 2, 5 and 12, USD, a 30-day horizon. */
+const SHOP = 5;
+const [MY_HOTEL, HOTEL_B, HOTEL_C] = [100019, 100067, 100117];
+const PAIRS = 4 * 3;
+/** Every pair on every day of the horizon, then a first round for 3 guests. */
+const ALL_DAYS_AND_MORE = PAIRS * 30 + PAIRS * 2;
+
+let sandbox: Sandbox;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let control: AxiosInstance;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, speed: 0, clock: START });
+	receiver = await startReceiver();
+	control = axios.create({ baseURL: `${sandbox.baseUrl}/__sandbox`, validateStatus: () => true });
+});
+
+afterAll(async () => {
+	await receiver.close();
+	await sandbox.close();
+});
+
+beforeEach(async () => {
+	sandbox.reset();
+	sandbox.setClock(START);
+	receiver.records.length = 0;
+	await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
+});
+
+function recNumber(record: RateRecord): number {
+	return Number(/-rec(\d+)$/.exec(record.recordId)?.[1]);
+}
+
+/** The records the receiver got from one run, in record order. */
+function deliveredBy(summary: RunSummary): RateRecord[] {
+	const prefix = `shop${summary.shopId}-run${summary.runId}-rec`;
+	return receiver.records.filter((record) => record.recordId.startsWith(prefix)).sort((a, b) => recNumber(a) - recNumber(b));
+}
+
+async function marketRun(market: MarketInput, records = PAIRS * 5): Promise<RateRecord[]> {
+	return deliveredBy(await sandbox.runShop({ shopId: SHOP, records, perDelivery: 100, market }));
+}
+
+/** A stay-night as Compare With My Hotel groups it: every hotel and website of one night. */
+function nightOf(record: RateRecord): string {
+	return [record.checkIn.slice(0, 10), record.los, record.guests].join('|');
+}
+
+function groupBy(records: RateRecord[], key: (record: RateRecord) => string): RateRecord[][] {
+	const groups = new Map<string, RateRecord[]>();
+	for (const record of records) groups.set(key(record), [...(groups.get(key(record)) ?? []), record]);
+	return [...groups.values()];
+}
+
+/** What parity compares: the total a guest pays. */
+function total(record: RateRecord): number {
+	return record.taxStatus === 0 ? record.onsiteRate + record.taxAmount : record.onsiteRate;
+}
+
+/** A record without what only names its run, to compare runs of the same layout. */
+function withoutRun(record: RateRecord): Partial<RateRecord> {
+	return { ...record, recordId: undefined, dtCollected: undefined };
+}
+
+function cents(amount: number): number {
+	return Number(amount.toFixed(2));
+}
+
+function dayAhead(days: number): string {
+	return new Date(Date.parse(START) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+describe('a market shop lays out one room per hotel and night on every website', () => {
+	it('shows every hotel its first room, the same on every website, on every night and for every guest count', async () => {
+		const records = await marketRun({ seed: 3 }, ALL_DAYS_AND_MORE);
+		expect(new Set(records.map((record) => record.guests))).toEqual(new Set([2, 3]));
+		for (const hotelNight of groupBy(records, (record) => `${record.hotelCode}|${nightOf(record)}`)) {
+			expect(hotelNight.map((record) => record.websiteCode).sort()).toEqual([12, 2, 5]);
+			expect(new Set(hotelNight.map((record) => record.roomType))).toEqual(new Set(['Standard Queen Room']));
+		}
+		expect(records.every((record) => record.isLAR)).toBe(true);
+	});
+
+	it('keeps every record a stay of its own', async () => {
+		const records = await marketRun({}, ALL_DAYS_AND_MORE);
+		const stays = new Set(records.map((record) => [record.hotelCode, record.websiteCode, nightOf(record), record.roomType].join('|')));
+		expect(stays.size).toBe(records.length);
+	});
+
+	it('sells a hotel within 0–3 % on every website for a night, the cheapest website varying, nothing sold out', async () => {
+		const records = await marketRun({ seed: 3 }, PAIRS * 30);
+		const cheapestWebsites = new Set<number>();
+		for (const hotelNight of groupBy(records, (record) => `${record.hotelCode}|${nightOf(record)}`)) {
+			const rates = hotelNight.map((record) => record.onsiteRate);
+			// Each rate is rounded to the cent on its own: half a cent either way.
+			expect(Math.max(...rates)).toBeLessThanOrEqual(Math.min(...rates) * (1 + MAX_MARKUP) + 0.01);
+			cheapestWebsites.add(hotelNight.reduce((cheapest, record) => (record.onsiteRate < cheapest.onsiteRate ? record : cheapest)).websiteCode);
+		}
+		expect(cheapestWebsites.size).toBeGreaterThan(1);
+		expect(records.every((record) => record.onsiteRate > 0 && record.statusCode === 200)).toBe(true);
+	});
+
+	it('taxes a hotel the same way on every website, so its totals keep the same order as its rates', async () => {
+		const records = await marketRun({ seed: 3 }, PAIRS * 30);
+		for (const hotel of groupBy(records, (record) => String(record.hotelCode))) {
+			expect(new Set(hotel.map((record) => `${record.taxStatus}|${record.taxType}`)).size).toBe(1);
+			for (const record of hotel) {
+				expect(record.taxAmount / record.onsiteRate).toBeCloseTo(hotel[0].taxAmount / hotel[0].onsiteRate, 3);
+				expect(record.netRate).toBe(cents(record.taxStatus === 1 ? record.onsiteRate - record.taxAmount : record.onsiteRate));
+			}
+		}
+		expect(new Set(records.map((record) => record.taxStatus))).toEqual(new Set([0, 1]));
+	});
+
+	it('gives the same records for the same seed, other rates for another seed', async () => {
+		const first = await marketRun({ seed: 8 });
+		const again = await marketRun({ seed: 8 });
+		const other = await marketRun({ seed: 9 });
+		expect(again.map(withoutRun)).toEqual(first.map(withoutRun));
+		expect(other.map((record) => record.onsiteRate)).not.toEqual(first.map((record) => record.onsiteRate));
+		expect(other.map((record) => record.roomType)).toEqual(first.map((record) => record.roomType));
+	});
+});
+
+describe('prices move chosen hotels, websites and nights by a known factor', () => {
+	const PRICES: MarketInput['prices'] = [
+		// Hotel B 12 % below the layout on website 2 for tomorrow.
+		{ hotelCode: HOTEL_B, websiteCode: 2, checkIn: 1, factor: 0.88 },
+		// Website 5 sells my hotel 8 % cheaper on the third night, named by its date.
+		{ hotelCode: MY_HOTEL, websiteCode: 5, checkIn: dayAhead(3), factor: 0.92 },
+		// Hotel C dearer everywhere, every night.
+		{ hotelCode: HOTEL_C, factor: 1.25 },
+	];
+
+	function factorOf(record: RateRecord): number {
+		const day = record.checkIn.slice(0, 10);
+		if (record.hotelCode === HOTEL_B && record.websiteCode === 2 && day === dayAhead(1)) return 0.88;
+		if (record.hotelCode === MY_HOTEL && record.websiteCode === 5 && day === dayAhead(3)) return 0.92;
+		if (record.hotelCode === HOTEL_C) return 1.25;
+		return 1;
+	}
+
+	it('multiplies exactly the matching records’ onsiteRate, with taxAmount and netRate following, and nothing else', async () => {
+		const layout = await marketRun({ seed: 4 });
+		const priced = await marketRun({ seed: 4, prices: PRICES });
+		const moved = priced.filter((record, i) => record.onsiteRate !== layout[i].onsiteRate);
+		expect(moved.length).toBe(1 + 1 + 3 * 5);
+		for (const [i, record] of priced.entries()) {
+			const before = layout[i];
+			const factor = factorOf(record);
+			if (factor === 1) {
+				expect(withoutRun(record)).toEqual(withoutRun(before));
+				continue;
+			}
+			expect(record.onsiteRate).toBe(cents(before.onsiteRate * factor));
+			// The hotel's tax share, read back from cent amounts, is itself off by up to half a cent.
+			expect(Math.abs(record.taxAmount - record.onsiteRate * (before.taxAmount / before.onsiteRate))).toBeLessThanOrEqual(0.011);
+			expect(record.netRate).toBe(cents(record.taxStatus === 1 ? record.onsiteRate - record.taxAmount : record.onsiteRate));
+			expect(withoutRun({ ...record, onsiteRate: 0, taxAmount: 0, netRate: 0 })).toEqual(withoutRun({ ...before, onsiteRate: 0, taxAmount: 0, netRate: 0 }));
+		}
+	});
+
+	it('makes “hotel B is 12 % below my hotel on website 2 tomorrow” true by construction, totals included', async () => {
+		const records = await marketRun({ seed: 4, prices: [{ hotelCode: HOTEL_B, websiteCode: 2, checkIn: 1, factor: 0.88 }] });
+		const layout = await marketRun({ seed: 4 });
+		const find = (from: RateRecord[], hotelCode: number): RateRecord => from.find((record) => record.hotelCode === hotelCode && record.websiteCode === 2 && record.checkIn.startsWith(dayAhead(1))) as RateRecord;
+		expect(find(records, HOTEL_B).onsiteRate / find(layout, HOTEL_B).onsiteRate).toBeCloseTo(0.88, 4);
+		expect(total(find(records, HOTEL_B)) / total(find(layout, HOTEL_B))).toBeCloseTo(0.88, 3);
+		expect(find(records, MY_HOTEL)).toEqual({ ...find(layout, MY_HOTEL), recordId: expect.any(String), dtCollected: expect.any(String) });
+	});
+
+	it('multiplies a record matched by several entries by each factor', async () => {
+		const layout = await marketRun({ seed: 4 });
+		const priced = await marketRun({ seed: 4, prices: [{ hotelCode: MY_HOTEL, factor: 1.1 }, { hotelCode: MY_HOTEL, websiteCode: 12, factor: 0.5 }] });
+		for (const [i, record] of priced.entries()) {
+			if (record.hotelCode !== MY_HOTEL) continue;
+			expect(record.onsiteRate).toBe(cents(layout[i].onsiteRate * (record.websiteCode === 12 ? 1.1 * 0.5 : 1.1)));
+		}
+	});
+
+	it('sells the matching records out with factor 0, in the shape of any sold-out record', async () => {
+		const records = await marketRun({ seed: 4, prices: [{ hotelCode: HOTEL_B, checkIn: 2, factor: 0 }] });
+		const soldOut = records.filter((record) => record.onsiteRate === 0);
+		expect(soldOut.map((record) => [record.hotelCode, record.checkIn.slice(0, 10)])).toEqual([2, 5, 12].map(() => [HOTEL_B, dayAhead(2)]));
+		for (const record of soldOut) expect(record).toMatchObject({ ...SOLD_OUT, roomType: 'Standard Queen Room' });
+	});
+});
+
+describe('currencies', () => {
+	it('sets a hotel’s record currency and leaves every amount as it was', async () => {
+		const layout = await marketRun({ seed: 6 });
+		const records = await marketRun({ seed: 6, currencies: { [HOTEL_C]: 'eur' } });
+		for (const [i, record] of records.entries()) {
+			expect(record.currency).toBe(record.hotelCode === HOTEL_C ? 'EUR' : 'USD');
+			expect(withoutRun({ ...record, currency: 'USD' })).toEqual(withoutRun(layout[i]));
+		}
+	});
+});
+
+describe('repeating a market run', () => {
+	it('collects the same layout again without changes, and with changes moves exactly the records it reports', async () => {
+		const base = await sandbox.runShop({ shopId: SHOP, records: PAIRS * 5, perDelivery: 100, market: { seed: 4, prices: [{ hotelCode: HOTEL_B, factor: 0 }], currencies: { [HOTEL_C]: 'EUR' } } });
+		const same = await sandbox.runShop({ repeatRun: base.runId, perDelivery: 100 });
+		expect(deliveredBy(same).map(withoutRun)).toEqual(deliveredBy(base).map(withoutRun));
+		expect(same.expectedChanges).toEqual([]);
+
+		const changed = await sandbox.runShop({ repeatRun: base.runId, changes: { seed: 2, changed: 0.2, backOnSale: 1 }, perDelivery: 100 });
+		const before = deliveredBy(base);
+		const after = deliveredBy(changed);
+		const reported = new Set((changed.expectedChanges ?? []).map((change) => recNumber({ recordId: change.recordId } as RateRecord)));
+		expect(reported.size).toBe(Math.round(0.2 * (PAIRS - 3) * 5) + 3 * 5);
+		for (const [i, record] of after.entries()) {
+			expect(record.onsiteRate !== before[i].onsiteRate).toBe(reported.has(recNumber(record)));
+			expect(record).toMatchObject({ roomType: before[i].roomType, currency: before[i].currency, taxStatus: before[i].taxStatus });
+		}
+	});
+
+	it('replays a market run as it was', async () => {
+		const base = await sandbox.runShop({ shopId: SHOP, records: PAIRS, perDelivery: 100, market: { seed: 4 } });
+		const first = deliveredBy(base);
+		await sandbox.runShop({ repeatRun: base.runId, replay: true, perDelivery: 100 });
+		expect(receiver.records.slice(first.length)).toEqual(first);
+	});
+
+	it('is driven by POST /__sandbox/run-shop like any run', async () => {
+		const { status, data } = await control.post('/run-shop', { shopId: SHOP, records: PAIRS, perDelivery: 100, market: { seed: 4, currencies: { [String(MY_HOTEL)]: 'GBP' } } });
+		expect(status).toBe(200);
+		const records = deliveredBy(data as RunSummary);
+		expect(records.filter((record) => record.currency === 'GBP').map((record) => record.hotelCode)).toEqual([MY_HOTEL, MY_HOTEL, MY_HOTEL]);
+	});
+});
+
+describe('refusing a market that cannot be laid out', () => {
+	it.each<[string, Record<string, unknown>, RegExp]>([
+		['market has an unknown field', { market: { seed: 1, price: [] } }, /unknown field 'market.price'/],
+		['market is not an object', { market: [] }, /market must be an object/],
+		['the seed is not an integer', { market: { seed: 1.5 } }, /market.seed must be an integer/],
+		['prices is not an array', { market: { prices: { hotelCode: MY_HOTEL, factor: 1 } } }, /market.prices must be an array/],
+		['a prices entry has an unknown field', { market: { prices: [{ hotelCode: MY_HOTEL, factor: 1, website: 2 }] } }, /unknown field 'market.prices\[0\].website'/],
+		['a factor is below 0', { market: { prices: [{ hotelCode: MY_HOTEL, factor: -0.1 }] } }, /market.prices\[0\].factor must be a number >= 0/],
+		['a factor is missing', { market: { prices: [{ hotelCode: MY_HOTEL }] } }, /market.prices\[0\].factor must be a number >= 0/],
+		['a factor is text', { market: { prices: [{ hotelCode: MY_HOTEL, factor: '0.9' }] } }, /market.prices\[0\].factor must be a number >= 0/],
+		['a prices hotelCode is not a hotel of the run', { market: { prices: [{ hotelCode: MY_HOTEL, factor: 1 }, { hotelCode: 100001, factor: 0.9 }] } }, /market.prices\[1\].hotelCode 100001 is not a hotel of this run; the run's hotels are 100019, 100067, 100117, 100133/],
+		['a prices websiteCode is not a website of the run', { market: { prices: [{ hotelCode: MY_HOTEL, websiteCode: 1, factor: 0.9 }] } }, /market.prices\[0\].websiteCode 1 is not a website of this run; its websites are 2, 5, 12/],
+		['a prices checkIn day is past the horizon', { market: { prices: [{ hotelCode: MY_HOTEL, checkIn: 31, factor: 0.9 }] } }, /market.prices\[0\].checkIn 31 is past the run's horizon of 30 days/],
+		['a prices checkIn date is not a day of the run', { market: { prices: [{ hotelCode: MY_HOTEL, checkIn: '2026-12-01', factor: 0.9 }] } }, /market.prices\[0\].checkIn 2026-12-01 is not a check-in day of this run \(2026-12-02 to 2026-12-31\)/],
+		['a prices checkIn is not a date', { market: { prices: [{ hotelCode: MY_HOTEL, checkIn: '12/02/2026', factor: 0.9 }] } }, /market.prices\[0\].checkIn must be a real date in the form YYYY-MM-DD/],
+		['currencies names a hotel not of the run', { market: { currencies: { 100001: 'EUR' } } }, /market.currencies names hotel 100001, not a hotel of this run/],
+		['a currency is not a 3-letter code', { market: { currencies: { [MY_HOTEL]: 'EURO' } } }, /market.currencies.100019 must be a 3-letter currency code/],
+		['a currencies key is not a hotel code', { market: { currencies: { first: 'EUR' } } }, /market.currencies key 'first' must be a hotel code/],
+	])('answers 400 when %s', async (_case, options, reason) => {
+		const { status, data } = await control.post('/run-shop', { shopId: SHOP, records: PAIRS, ...options });
+		expect(status).toBe(400);
+		expect(data).toEqual({ error: true, status: 400, message: expect.stringMatching(reason) });
+	});
+
+	it('answers 400 when a repeat sets a market: it keeps the layout of the run it repeats', async () => {
+		const base = await sandbox.runShop({ shopId: SHOP, records: PAIRS, market: { seed: 4 } });
+		const { status, data } = await control.post('/run-shop', { repeatRun: base.runId, market: { seed: 5 } });
+		expect(status).toBe(400);
+		expect(data).toMatchObject({ message: expect.stringMatching(/market cannot be set with repeatRun/) });
+	});
+
+	it('takes no runId for a refused market', async () => {
+		const before = await sandbox.runShop({ shopId: SHOP, records: 1 });
+		await control.post('/run-shop', { shopId: SHOP, market: { prices: [{ hotelCode: 100001, factor: 1 }] } });
+		expect(await sandbox.runShop({ shopId: SHOP, records: 1, market: {} })).toMatchObject({ runId: before.runId + 1 });
+	});
+});
