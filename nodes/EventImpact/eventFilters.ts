@@ -1,7 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldError } from '../shared/errors';
-import { listEntries, parseCalendarDay, parseInteger, parsePositiveInteger } from '../shared/fields';
+import {
+	listEntries,
+	parseCalendarDay,
+	parseDecimal,
+	parseInteger,
+	parsePositiveInteger,
+	parseRequiredText,
+	parseWholeNumber,
+} from '../shared/fields';
 
 /** The body of POST /eventimpact/ (spec 4.5), each filter in the type the spec gives it. */
 export interface EventImpactFilters {
@@ -72,15 +80,15 @@ const TEXT_FILTERS = [
 ] as const;
 
 /**
- * Category and subcategory codes (spec 4.5: "number, range, or combination"): `4`, `1,4,7-9`.
- * Returns the list without spaces, the form the spec's example writes.
+ * Category and subcategory codes (spec 4.5: "number, range, or combination"): `4`, `1,4,7-9`, or
+ * a list from an expression by the shared list rule (`{{ ["1,2", 3] }}`). Returns the list without
+ * spaces, the form the spec's example writes.
  */
 export function parseCodeList(field: string, value: unknown): string {
-	const text = typeof value === 'number' ? String(value) : value;
-	if (typeof text !== 'string' || text.trim() === '') {
+	const parts = listEntries(value).map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry)));
+	if (parts.length === 0) {
 		throw new FieldError(field, value, 'is empty; give codes such as 4, 1,4 or 7-9, or remove the filter');
 	}
-	const parts = listEntries(text).map(String);
 	for (const part of parts) {
 		const range = /^(\d+)\s*-\s*(\d+)$/.exec(part);
 		if (range) {
@@ -126,37 +134,15 @@ export function parseAttendeeFilter(field: string, value: unknown): string {
 	);
 }
 
+/** Degrees as the spec's example writes them, a decimal in text: "40.7128". */
 function parseCoordinate(field: string, value: unknown, limit: number): string {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	const number = Number(text);
-	if (text === '' || !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(text) || !Number.isFinite(number)) {
-		throw new FieldError(field, value, 'must be a decimal number of degrees, for example 40.7128');
-	}
-	if (Math.abs(number) > limit) throw new FieldError(field, value, `must be between -${limit} and ${limit}`);
-	return String(number);
-}
-
-function parseMiles(field: string, value: unknown): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) {
-		throw new FieldError(field, value, 'must be a distance in miles above 0, for example 25');
-	}
-	return number;
-}
-
-function parseText(field: string, value: unknown): string {
-	const text = typeof value === 'number' ? String(value) : value;
-	// An added filter that comes out empty would quietly search every event: say so instead.
-	if (typeof text !== 'string' || text.trim() === '') {
-		throw new FieldError(field, value, 'is empty; give a value or remove the filter');
-	}
-	return text.trim();
+	return String(parseDecimal(field, value, { min: -limit, max: limit }));
 }
 
 /**
  * Turns the Filters collection of one item into the POST /eventimpact/ body, each filter checked
  * and in the spec's form, so a bad value stops the item before anything is sent. Start Date is a
- * day in the workflow's timezone `zone` (see calendarDay.ts).
+ * day in the workflow's timezone `zone` (the calendar-day rule of shared/fields.ts).
  */
 export function eventImpactFilters(filters: IDataObject, zone: string): EventImpactFilters {
 	const label = EVENT_FILTER_LABELS;
@@ -165,7 +151,8 @@ export function eventImpactFilters(filters: IDataObject, zone: string): EventImp
 
 	if (has('eventId')) body.eventId = parsePositiveInteger(label.eventId, filters.eventId);
 	for (const name of TEXT_FILTERS) {
-		if (has(name)) body[name] = parseText(label[name], filters[name]);
+		// An added filter that comes out empty would quietly search every event: it is required instead.
+		if (has(name)) body[name] = parseRequiredText(label[name], filters[name]);
 	}
 	if (has('category')) body.category = parseCodeList(label.category, filters.category);
 	if (has('subCategory')) body.subCategory = parseCodeList(label.subCategory, filters.subCategory);
@@ -175,18 +162,12 @@ export function eventImpactFilters(filters: IDataObject, zone: string): EventImp
 	}
 	if (has('lat')) body.lat = parseCoordinate(label.lat, filters.lat, 90);
 	if (has('lng')) body.lng = parseCoordinate(label.lng, filters.lng, 180);
-	if (has('proximity')) body.proximity = parseMiles(label.proximity, filters.proximity);
-	if (has('horizon')) body.horizon = parseHorizon(filters.horizon);
+	if (has('proximity')) body.proximity = parseDecimal(label.proximity, filters.proximity, { above: 0 });
+	if (has('horizon')) body.horizon = parseWholeNumber(label.horizon, filters.horizon, { min: 0 });
 	if (has('eventStatusCode')) body.eventStatusCode = parseEventStatus(filters.eventStatusCode);
 
 	requireCompleteLocation(body, filters);
 	return body;
-}
-
-function parseHorizon(value: unknown): number {
-	const horizon = parseInteger(EVENT_FILTER_LABELS.horizon, value);
-	if (horizon < 0) throw new FieldError(EVENT_FILTER_LABELS.horizon, value, 'must be 0 or more');
-	return horizon;
 }
 
 function parseEventStatus(value: unknown): number {

@@ -1,5 +1,5 @@
 import { FieldError } from '../shared/errors';
-import { listEntries, wholeNumber } from '../shared/fields';
+import { listEntries, optionalDecimal, wholeNumber } from '../shared/fields';
 
 /** The node's "Filters" collection as n8n hands it over: only the fields the user added. */
 export interface RateFilterParameters {
@@ -40,8 +40,9 @@ export function compileRateFilter(parameters: RateFilterParameters): RateFilter 
 
 	if (parameters.larOnly === true) checks.push((record) => record.isLAR === true);
 
-	const minRate = optionalRate('Onsite Rate At Least', parameters.minOnsiteRate);
-	const maxRate = optionalRate('Onsite Rate At Most', parameters.maxOnsiteRate);
+	// A bound the user added but left empty is no bound: it starts empty, and must not drop every record.
+	const minRate = optionalDecimal('Onsite Rate At Least', parameters.minOnsiteRate, { min: 0 });
+	const maxRate = optionalDecimal('Onsite Rate At Most', parameters.maxOnsiteRate, { min: 0 });
 	if (minRate !== undefined && maxRate !== undefined && minRate > maxRate) {
 		throw new FieldError('Onsite Rate At Most', maxRate, `must not be below "Onsite Rate At Least" (${minRate})`);
 	}
@@ -80,15 +81,4 @@ function currencySet(value: unknown): Set<string> | undefined {
 		currencies.add(entry.toUpperCase());
 	}
 	return currencies;
-}
-
-/** A bound the user added but left empty is no bound: it starts empty, and must not drop every record. */
-function optionalRate(field: string, value: unknown): number | undefined {
-	const text = typeof value === 'string' ? value.trim() : value;
-	if (text === undefined || text === null || text === '') return undefined;
-	const rate = typeof text === 'string' ? Number(text) : text;
-	if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) {
-		throw new FieldError(field, value, 'must be an amount of 0 or more, for example 250');
-	}
-	return rate;
 }

@@ -1,6 +1,7 @@
 import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
 
 import { FieldError } from './errors';
+import { listEntries } from './fields';
 import { fetchPages, type Page } from './paging';
 import { AIRPORTS_PATH, apiRequest, serviceReason, type RequestSettings, type TravelPricingContext } from './transport';
 import type { Airport, AirportsResponse } from './types';
@@ -21,17 +22,14 @@ export interface AirportListing extends RequestSettings {
 }
 
 /**
- * IATA airport codes from a field: one code or several separated by commas or spaces, in any case.
- * Returns them upper-cased, each once, in the order typed.
+ * IATA airport codes from a field, in any case: a list by the shared list rule (commas, semicolons,
+ * line breaks, or a list from an expression), whose entries may also be separated by spaces, as
+ * "JFK LHR" always could. Returns them upper-cased, each once, in the order typed.
  */
 export function parseAirportCodes(field: string, value: unknown): string[] {
-	const items = Array.isArray(value) ? value : [value];
 	const codes: string[] = [];
-	for (const item of items) {
-		if (item === undefined || item === null) continue;
-		if (typeof item !== 'string') throw new FieldError(field, value, 'must be text such as JFK or JFK, LHR');
-		for (const code of item.split(/[\s,;]+/)) {
-			if (code === '') continue;
+	for (const entry of listEntries(value)) {
+		for (const code of typeof entry === 'string' ? entry.split(/\s+/) : [JSON.stringify(entry)]) {
 			if (!/^[A-Za-z]{3}$/.test(code)) {
 				throw new FieldError(field, value, `"${code}" is not an IATA airport code (three letters, for example JFK)`);
 			}

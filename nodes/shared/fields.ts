@@ -4,8 +4,8 @@ import { FieldError } from './errors';
 
 /**
  * The one set of rules every node reads its fields by, with one wording for what went wrong:
- * empty values, whole numbers, required text, lists, weekday names and calendar days. A node's
- * own fields (a schedule's rules, a shop's markets) are built from these in the node's folder.
+ * empty values, whole numbers, decimals, required text, lists, weekday names and calendar days. A
+ * node's own fields (a schedule's rules, a shop's markets) are built from these in the node's folder.
  */
 
 /** Nothing typed: undefined, null, or text of only spaces. */
@@ -24,23 +24,73 @@ export function wholeNumber(value: unknown): number | undefined {
 	return Number.isSafeInteger(number) ? number : undefined;
 }
 
+/** The bounds a number field holds its value to; `above` is a lower bound the value must exceed. */
+export interface NumberBounds {
+	min?: number;
+	max?: number;
+	above?: number;
+}
+
+/** "a number", "a number from -90 to 90", "a whole number of 1 or more", "a number above 0". */
+function numberKind(kind: string, { min, max, above }: NumberBounds): string {
+	if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
+	if (above !== undefined) return `${kind} above ${above}`;
+	if (min !== undefined) return `${kind} of ${min} or more`;
+	if (max !== undefined) return `${kind} of ${max} or less`;
+	return kind;
+}
+
+function withinBounds(number: number, { min, max, above }: NumberBounds): boolean {
+	return (min === undefined || number >= min) && (max === undefined || number <= max) && (above === undefined || number > above);
+}
+
 /** "a whole number", "a whole number from 0 to 59", "a whole number of 1 or more". */
 export function wholeNumberKind(min?: number, max?: number): string {
-	if (min !== undefined && max !== undefined) return `a whole number from ${min} to ${max}`;
-	if (min !== undefined) return `a whole number of ${min} or more`;
-	if (max !== undefined) return `a whole number of ${max} or less`;
-	return 'a whole number';
+	return numberKind('a whole number', { min, max });
 }
 
 /** A required whole number, within the bounds given. */
 export function parseWholeNumber(field: string, value: unknown, bounds: { min?: number; max?: number } = {}): number {
 	if (isEmpty(value)) throw new FieldError(field, value, 'is required');
 	const number = wholeNumber(value);
-	const { min, max } = bounds;
-	if (number === undefined || (min !== undefined && number < min) || (max !== undefined && number > max)) {
-		throw new FieldError(field, value, `must be ${wholeNumberKind(min, max)}`);
+	if (number === undefined || !withinBounds(number, bounds)) {
+		throw new FieldError(field, value, `must be ${wholeNumberKind(bounds.min, bounds.max)}`);
 	}
 	return number;
+}
+
+// Plain decimal notation, as a person types an amount or a distance. JavaScript's Number() would
+// also read "0x10" as 16 and "1e3" as 1000, which nobody means in a rate or a radius.
+const DECIMAL = /^[-+]?(?:\d+\.?\d*|\.\d+)$/;
+
+/**
+ * The number a decimal field holds, or undefined: a finite number, or text in plain decimal
+ * notation ("250", " 12.5 ", "-0.5", ".5"). "0x10", "1e3", "12,5", "Infinity" and "abc" are not.
+ */
+export function decimalNumber(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value !== 'string' || !DECIMAL.test(value.trim())) return undefined;
+	return Number(value);
+}
+
+/** "a number", "a number of 0 or more", "a number from -90 to 90", "a number above 0". */
+export function decimalKind(bounds: NumberBounds = {}): string {
+	return numberKind('a number', bounds);
+}
+
+/** A required decimal, within the bounds given. */
+export function parseDecimal(field: string, value: unknown, bounds: NumberBounds = {}): number {
+	if (isEmpty(value)) throw new FieldError(field, value, 'is required');
+	const number = decimalNumber(value);
+	if (number === undefined || !withinBounds(number, bounds)) {
+		throw new FieldError(field, value, `must be ${decimalKind(bounds)}`);
+	}
+	return number;
+}
+
+/** A decimal that may be left empty (a bound the user added but did not fill in): undefined then. */
+export function optionalDecimal(field: string, value: unknown, bounds: NumberBounds = {}): number | undefined {
+	return isEmpty(value) ? undefined : parseDecimal(field, value, bounds);
 }
 
 export function parseInteger(field: string, value: unknown): number {

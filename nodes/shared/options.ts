@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { RequestLimiter } from './concurrency';
-import { FieldError } from './errors';
+import { parseDecimal, parseWholeNumber } from './fields';
 import type { RetryPolicy } from './retry';
 
 /** The default of every node's Concurrency (docs/benchmarks.md, benchmark 1b, for how it was chosen). */
@@ -72,30 +72,18 @@ export function optionFields(
 	].sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
-function sizeOf(field: INodeProperties): string {
-	const { minValue, maxValue, numberPrecision } = field.typeOptions ?? {};
-	const kind = numberPrecision === 0 ? 'a whole number' : 'a number';
-	if (minValue !== undefined && maxValue !== undefined) return `${kind} from ${minValue} to ${maxValue}`;
-	if (minValue !== undefined) return `${kind} of ${minValue} or more`;
-	return kind;
-}
-
 /**
- * One numeric option of a node's Options collection, checked against the bounds its own field
- * shows the user (so the editor and the check cannot drift apart). An expression may hand over a
- * number as text ("3"); anything else that is not a number in range is an input error naming the
- * option, found before the item sends a request.
+ * One numeric option of a node's Options collection, read by the shared whole-number or decimal
+ * rule and checked against the bounds its own field shows the user (so the editor and the check
+ * cannot drift apart). An expression may hand over a number as text ("3"); anything else that is
+ * not a number in range is an input error naming the option, found before the item sends a request.
  */
 export function numberOption(options: IDataObject, field: INodeProperties): number {
 	const value = options[field.name];
 	if (value === undefined) return field.default as number;
-	const number =
-		typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
-	const { minValue = -Infinity, maxValue = Infinity, numberPrecision } = field.typeOptions ?? {};
-	if (!Number.isFinite(number) || (numberPrecision === 0 && !Number.isInteger(number)) || number < minValue || number > maxValue) {
-		throw new FieldError(field.displayName, value, `must be ${sizeOf(field)}`);
-	}
-	return number;
+	const { minValue: min, maxValue: max, numberPrecision } = field.typeOptions ?? {};
+	const read = numberPrecision === 0 ? parseWholeNumber : parseDecimal;
+	return read(field.displayName, value, { min, max });
 }
 
 /** Max Attempts and Max Retry Wait of one item, checked. */

@@ -10,6 +10,9 @@ describe('airport codes are IATA codes: three letters, any case, sent upper-case
 		[' JFK ;LHR ', ['JFK', 'LHR']],
 		['JFK, jfk, LHR', ['JFK', 'LHR']],
 		[['JFK', 'lhr'], ['JFK', 'LHR']],
+		[['JFK LHR', 'cdg;ORD'], ['JFK', 'LHR', 'CDG', 'ORD']],
+		['JFK\nLHR\tCDG', ['JFK', 'LHR', 'CDG']],
+		[[null, 'JFK'], ['JFK']],
 		['', []],
 		[undefined, []],
 	])('reads %p as %p', (value, codes) => {
@@ -22,6 +25,6 @@ describe('airport codes are IATA codes: three letters, any case, sent upper-case
 	});
 
 	it('refuses a value that is not text', () => {
-		expect(() => parseAirportCodes('Codes', 42)).toThrow(/^Codes "42"/);
+		expect(() => parseAirportCodes('Codes', 42)).toThrow('Codes "42": "42" is not an IATA airport code (three letters, for example JFK)');
 	});
 });

@@ -22,6 +22,11 @@ describe('category and subcategory take codes, lists and ranges (spec 4.5)', () 
 		expect(parseCodeList('Category', value)).toBe(sent);
 	});
 
+	it('takes a list from an expression, whose text members may be lists too', () => {
+		expect(parseCodeList('Category', ['1,2', 3])).toBe('1,2,3');
+		expect(parseCodeList('Subcategory', [204, '7-9'])).toBe('204,7-9');
+	});
+
 	it.each([
 		['abc', /"abc" is not a code or a range/],
 		['9-7', /runs backwards/],
@@ -29,6 +34,8 @@ describe('category and subcategory take codes, lists and ranges (spec 4.5)', () 
 		['-3', /not a code or a range/],
 		['1-2-3', /not a code or a range/],
 		['', /is empty/],
+		[[], /is empty/],
+		[['1', 'x'], /"x" is not a code or a range/],
 	])('rejects %p, naming the field and the value', (value, reason) => {
 		expect(() => parseCodeList('Subcategory', value)).toThrow(FieldError);
 		expect(() => parseCodeList('Subcategory', value)).toThrow(/^Subcategory /);
@@ -138,6 +145,24 @@ describe('bad filter values are refused with the field and the value named', () 
 	])('%p', (filters, named) => {
 		expect(() => eventImpactFilters(filters, 'UTC')).toThrow(FieldError);
 		expect(() => eventImpactFilters(filters, 'UTC')).toThrow(named);
+	});
+
+	it.each([
+		[{ lat: '40.7', lng: '-74', proximity: '0x10' }, 'Proximity (Miles) "0x10": must be a number above 0'],
+		[{ lat: '40.7', lng: '-74', proximity: '1e3' }, 'Proximity (Miles) "1e3": must be a number above 0'],
+		[{ lat: '40.7', lng: '-74', proximity: -5 }, 'Proximity (Miles) "-5": must be a number above 0'],
+		[{ lat: '1e1', lng: '-74' }, 'Latitude "1e1": must be a number from -90 to 90'],
+		[{ lat: '95', lng: '-74' }, 'Latitude "95": must be a number from -90 to 90'],
+		[{ horizon: -1 }, 'Horizon "-1": must be a whole number of 0 or more'],
+		[{ horizon: 1.5 }, 'Horizon "1.5": must be a whole number of 0 or more'],
+		[{ city: '  ' }, 'City "  ": is required'],
+		[{ venue: { name: 'Arena' } }, 'Venue "{"name":"Arena"}": must be text'],
+	])('reads %j by the shared rules, in their wording', (filters, message) => {
+		expect(() => eventImpactFilters(filters, 'UTC')).toThrow(message);
+	});
+
+	it('takes a Proximity in plain decimal notation, as text too', () => {
+		expect(eventImpactFilters({ lat: '40.7', lng: '-74', proximity: ' 2.5 ' }, 'UTC').proximity).toBe(2.5);
 	});
 });
 

@@ -66,6 +66,14 @@ describe('onsite rate at least and at most are inclusive bounds', () => {
 		expect(passes({ minOnsiteRate: 0 }, { onsiteRate: 'n/a' })).toBe(false);
 	});
 
+	it('reads a bound by the shared decimal rule: plain decimal notation, text too, 0 or more', () => {
+		expect(passes({ minOnsiteRate: ' 142.5 ' })).toBe(true);
+		expect(passes({ minOnsiteRate: '' })).toBe(true);
+		expect(() => compileRateFilter({ minOnsiteRate: '0x10' })).toThrow('Onsite Rate At Least "0x10": must be a number of 0 or more');
+		expect(() => compileRateFilter({ maxOnsiteRate: '1e3' })).toThrow('Onsite Rate At Most "1e3": must be a number of 0 or more');
+		expect(() => compileRateFilter({ maxOnsiteRate: -1 })).toThrow('Onsite Rate At Most "-1": must be a number of 0 or more');
+	});
+
 	it('refuses a lower bound above the upper one', () => {
 		expect(() => compileRateFilter({ minOnsiteRate: 200, maxOnsiteRate: 100 })).toThrow(/Onsite Rate At Most/);
 	});

@@ -1,6 +1,9 @@
 import { FieldError } from '../../nodes/shared/errors';
 import {
+	decimalNumber,
 	listEntries,
+	optionalDecimal,
+	parseDecimal,
 	parseInteger,
 	parsePositiveInteger,
 	parseRequiredText,
@@ -59,6 +62,37 @@ describe('whole numbers', () => {
 		expect(reasonOf(() => parseWholeNumber('Minute', 60, { min: 0, max: 59 }))).toBe('must be a whole number from 0 to 59');
 		expect(reasonOf(() => parseWholeNumber('Minute', ''))).toBe('is required');
 		expect(parseWholeNumber('Minute', '59', { min: 0, max: 59 })).toBe(59);
+	});
+});
+
+describe('decimals: plain decimal notation, the one rule of every decimal field and option', () => {
+	it('reads numbers and numeric text, with an optional sign and decimal point', () => {
+		expect([250, ' 12.5 ', '-0.5', '+3', '.5', '5.', '007'].map(decimalNumber)).toEqual([250, 12.5, -0.5, 3, 0.5, 5, 7]);
+	});
+
+	it('refuses hex, exponents, decimal commas, infinities and words, which Number() would read', () => {
+		expect(['0x10', '1e3', '12,5', 'Infinity', 'abc', '', '1 000', true, Number.NaN, Infinity].map(decimalNumber)).toEqual(
+			Array(10).fill(undefined),
+		);
+	});
+
+	it('says what a number must be in one wording', () => {
+		expect(reasonOf(() => parseDecimal('Proximity (Miles)', '0x10', { above: 0 }))).toBe('must be a number above 0');
+		expect(reasonOf(() => parseDecimal('Onsite Rate At Least', -1, { min: 0 }))).toBe('must be a number of 0 or more');
+		expect(reasonOf(() => parseDecimal('Latitude', '95', { min: -90, max: 90 }))).toBe('must be a number from -90 to 90');
+		expect(reasonOf(() => parseDecimal('Amount', '1e3'))).toBe('must be a number');
+		expect(reasonOf(() => parseDecimal('Amount', ' '))).toBe('is required');
+		expect(parseDecimal('Proximity (Miles)', '0.5', { above: 0 })).toBe(0.5);
+	});
+
+	it('takes an empty optional decimal as not set', () => {
+		expect([optionalDecimal('Rate', undefined), optionalDecimal('Rate', null), optionalDecimal('Rate', '  ')]).toEqual([
+			undefined,
+			undefined,
+			undefined,
+		]);
+		expect(optionalDecimal('Rate', '250')).toBe(250);
+		expect(reasonOf(() => optionalDecimal('Rate', '1e3', { min: 0 }))).toBe('must be a number of 0 or more');
 	});
 });
 
