@@ -2,10 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { concurrencyOption } from '../shared/options';
 
-import { CHANGES_TABLE_DEFAULT, RATES_TABLE_DEFAULT } from './tables';
+import { CHANGES_TABLE_DEFAULT, POSITIONS_TABLE_DEFAULT, RATES_TABLE_DEFAULT } from './tables';
 
 const showForDetect = { show: { operation: ['detectChanges'] } };
 const showForDigest = { show: { operation: ['digest'] } };
+const showForCompare = { show: { operation: ['compareWithMyHotel'] } };
+const showForParity = { show: { operation: ['checkParity'] } };
+/** The operations that read incoming rate records. */
+const showForRecords = { show: { operation: ['detectChanges', 'compareWithMyHotel', 'checkParity'] } };
 
 export const DEFAULT_MAX_LISTED = 50;
 
@@ -28,6 +32,20 @@ export const rateChangesProperties: INodeProperties[] = [
 		default: 'detectChanges',
 		options: [
 			{
+				name: 'Check Parity',
+				value: 'checkParity',
+				description:
+					"Compare a hotel's total for the same stay and room across websites against a reference website: win, meet or loss, with the severity of each loss",
+				action: 'Check rate parity',
+			},
+			{
+				name: 'Compare With My Hotel',
+				value: 'compareWithMyHotel',
+				description:
+					"Where your hotel's rate stands among the other hotels for each stay-night of the incoming records: rank, lowest, median, highest, cheapest competitor",
+				action: 'Compare with my hotel',
+			},
+			{
 				name: 'Detect Changes',
 				value: 'detectChanges',
 				description: 'Compare each incoming rate record with the last one of its stay, keep it, and put out the changes worth an alert',
@@ -46,7 +64,7 @@ export const rateChangesProperties: INodeProperties[] = [
 		name: 'rateField',
 		type: 'options',
 		default: 'onsiteRate',
-		displayOptions: showForDetect,
+		displayOptions: { show: { operation: ['detectChanges', 'compareWithMyHotel'] } },
 		options: [
 			{ name: 'Onsite Rate', value: 'onsiteRate', description: 'The rate the website shows (onsiteRate)' },
 			{ name: 'Net Rate', value: 'netRate', description: 'The rate net of taxes (netRate)' },
@@ -103,6 +121,125 @@ export const rateChangesProperties: INodeProperties[] = [
 			'Whether a stay seen for the first time alerts. Off, a first shop fills the rates table quietly instead of alerting on every rate.',
 	},
 	{
+		displayName: 'My Hotel Code',
+		name: 'myHotelCode',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 100085',
+		displayOptions: showForCompare,
+		description: 'Your hotel; every other hotel shopped for the same stay-night is its comp set',
+	},
+	{
+		displayName: 'Compare On',
+		name: 'compareOn',
+		type: 'options',
+		default: 'sameWebsite',
+		displayOptions: showForCompare,
+		options: [
+			{ name: 'Same Website', value: 'sameWebsite', description: 'Hotels compared on the website of the incoming record' },
+			{ name: 'All Websites', value: 'allWebsites', description: "Each hotel's cheapest rate on any website" },
+		],
+		description: "Each hotel's rate is its cheapest room on sale for the stay-night",
+	},
+	{
+		displayName: 'Alert On',
+		name: 'compareAlertOn',
+		type: 'options',
+		default: 'undercut',
+		displayOptions: showForCompare,
+		options: [
+			{ name: 'Undercut', value: 'undercut', description: 'A competitor sells below your rate' },
+			{ name: 'Rank Changed', value: 'rankChanged', description: 'Your rank differs from the last shop of the stay-night' },
+			{ name: 'Always (Position Feed)', value: 'always', description: 'Every stay-night where your hotel was shopped' },
+		],
+		description: 'Which stay-nights come out',
+	},
+	{
+		displayName: 'Undercut At Least (%)',
+		name: 'undercutPercent',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 0,
+		displayOptions: { show: { operation: ['compareWithMyHotel'], compareAlertOn: ['undercut'] } },
+		description: 'How far below your rate, as a percentage of it, the cheapest competitor must be. 0: any amount below.',
+	},
+	{
+		displayName: 'Undercut At Least (Amount)',
+		name: 'undercutAmount',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 0,
+		displayOptions: { show: { operation: ['compareWithMyHotel'], compareAlertOn: ['undercut'] } },
+		description: "How far below your rate, in your rate's currency, the cheapest competitor must be. With both set, both must hold.",
+	},
+	{
+		displayName: 'Hotel Code',
+		name: 'parityHotelCode',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 100085',
+		displayOptions: showForParity,
+		description: 'The hotel whose parity to check, usually yours. Records of other hotels are passed over.',
+	},
+	{
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'options',
+		default: 'website',
+		displayOptions: showForParity,
+		options: [
+			{ name: 'A Website', value: 'website', description: "The hotel's own site, or the website every other must not undercut" },
+			{ name: 'The Lowest Website', value: 'lowest', description: 'The cheapest website of the stay; the others win or meet against it' },
+		],
+		description: 'What every website is held against',
+	},
+	{
+		displayName: 'Reference Website Code',
+		name: 'referenceWebsiteCode',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 1',
+		displayOptions: { show: { operation: ['checkParity'], reference: ['website'] } },
+		description: "The website code of the reference, for example the hotel's own site",
+	},
+	{
+		displayName: 'Tolerance (%)',
+		name: 'tolerancePercent',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 1,
+		displayOptions: showForParity,
+		description: 'A total within this percentage of the reference meets it. With an amount too, being within either meets.',
+	},
+	{
+		displayName: 'Tolerance (Amount)',
+		name: 'toleranceAmount',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 0,
+		displayOptions: showForParity,
+		description: "A total within this amount of the reference, in the reference's currency, meets it",
+	},
+	{
+		displayName: 'Alert On',
+		name: 'parityAlertOn',
+		type: 'options',
+		default: 'losses',
+		displayOptions: showForParity,
+		options: [
+			{ name: 'Losses', value: 'losses', description: 'Stays where a website sells below the reference by more than the tolerance' },
+			{
+				name: 'Every Change of State',
+				value: 'stateChanges',
+				description: "Stays where a website's state (win, meet, loss) differs from the last shop; the first time, stays with a loss",
+			},
+		],
+		description: 'Which stays come out',
+	},
+	{
 		displayName: 'Group By',
 		name: 'groupBy',
 		type: 'options',
@@ -111,6 +248,7 @@ export const rateChangesProperties: INodeProperties[] = [
 		options: [
 			{ name: 'Shop', value: 'shop', description: 'One digest item per rate shop' },
 			{ name: 'Hotel', value: 'hotel', description: 'One digest item per hotel' },
+			{ name: 'Hotel and Day', value: 'hotelDay', description: 'One digest item per hotel and check-in day' },
 		],
 		description: 'What one digest item sums up',
 	},
@@ -120,8 +258,8 @@ export const rateChangesProperties: INodeProperties[] = [
 		type: 'string',
 		default: RATES_TABLE_DEFAULT,
 		required: true,
-		displayOptions: showForDetect,
-		description: "The n8n data table that keeps the last rate of every stay. The node creates it when it doesn't exist.",
+		displayOptions: showForRecords,
+		description: "The n8n data table that keeps the last rate of every stay (Detect Changes writes it). The node creates it when it doesn't exist.",
 	},
 	{
 		displayName: 'Changes Table',
@@ -130,7 +268,16 @@ export const rateChangesProperties: INodeProperties[] = [
 		default: CHANGES_TABLE_DEFAULT,
 		required: true,
 		description:
-			"The n8n data table where Detect Changes writes every alert and Digest reads them. The node creates it when it doesn't exist.",
+			"The n8n data table where every alert is written and Digest reads them. The node creates it when it doesn't exist.",
+	},
+	{
+		displayName: 'Positions Table',
+		name: 'positionsTable',
+		type: 'string',
+		default: POSITIONS_TABLE_DEFAULT,
+		required: true,
+		displayOptions: { show: { operation: ['compareWithMyHotel', 'checkParity'] } },
+		description: "The n8n data table that remembers each stay-night's rank and each stay's parity states between shops. The node creates it when it doesn't exist.",
 	},
 	{
 		displayName: 'Options',
@@ -138,7 +285,7 @@ export const rateChangesProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: showForDetect,
+		displayOptions: showForRecords,
 		options: [{ ...concurrencyOption, description: 'The most requests to n8n this node has in flight at once' }],
 	},
 	{

@@ -1,23 +1,26 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ChangeType } from './rateChanges';
-import type { ReportedChange } from './tables';
+import type { ReportedChange, ReportedType } from './tables';
 
-/** One digest per shop (or hotel): what a Slack post, a Teams card or an email needs. */
+/** One digest per shop, hotel, or hotel and day: what a Slack post, a Teams card or an email needs. */
 
-export type DigestGroup = 'shop' | 'hotel';
+export type DigestGroup = 'shop' | 'hotel' | 'hotelDay';
 
-const LABELS: Record<ChangeType, string> = {
+const LABELS: Record<ReportedType, string> = {
 	up: 'up',
 	down: 'down',
 	soldOut: 'sold out',
 	backOnSale: 'back on sale',
 	firstSeen: 'first seen',
+	undercut: 'undercut',
+	rankChanged: 'rank changed',
+	parityLoss: 'parity loss',
 };
 
 /**
- * Biggest first: sold out and back on sale count as a full (100 %) move, a first sighting as
- * none; ties keep hotel, website and check-in order, so a digest reads the same every time.
+ * Biggest first: sold out and back on sale count as a full (100 %) move, a first sighting and a
+ * change of rank as none; an undercut or a parity loss by how far below it is. Ties keep hotel,
+ * website and check-in order, so a digest reads the same every time.
  */
 export function changeSize(change: ReportedChange): number {
 	switch (change.changeType) {
@@ -25,6 +28,7 @@ export function changeSize(change: ReportedChange): number {
 		case 'backOnSale':
 			return 100;
 		case 'firstSeen':
+		case 'rankChanged':
 			return 0;
 		default:
 			return Math.abs(change.changePercent ?? 0);
@@ -56,6 +60,12 @@ export function describeMove(change: ReportedChange): string {
 			return `back on sale at ${amount(change.rate, change.currency)}`;
 		case 'firstSeen':
 			return change.rate === null ? 'first seen, sold out' : `first seen at ${amount(change.rate, change.currency)}`;
+		case 'undercut':
+			return `undercut by ${change.comparedWith} at ${amount(change.comparedRate, change.currency)}, ${(change.changePercent ?? 0).toFixed(1)} % below your ${amount(change.rate, change.currency)}`;
+		case 'rankChanged':
+			return `${change.comparedWith}, at ${amount(change.rate, change.currency)}`;
+		case 'parityLoss':
+			return `parity loss: ${amount(change.rate, change.currency)}, ${Math.abs(change.changePercent ?? 0).toFixed(1)} % below ${change.comparedWith}'s ${amount(change.comparedRate, change.currency)} (${change.severity})`;
 		default: {
 			const sign = (change.change ?? 0) > 0 ? '+' : '';
 			return `${amount(change.previousRate, change.currency)} → ${amount(change.rate, change.currency)} (${sign}${(change.changePercent ?? 0).toFixed(1)} %)`;
@@ -66,35 +76,50 @@ export function describeMove(change: ReportedChange): string {
 function stayLabel(change: ReportedChange): string {
 	const nights = `${change.los} night${change.los === 1 ? '' : 's'}`;
 	const room = change.roomType ? `, ${change.roomType}` : '';
-	return `${change.hotelName || `Hotel ${change.hotelCode}`} (${change.hotelCode}), website ${change.websiteCode}, ${change.checkIn}, ${nights}${room}`;
+	const website = change.websiteCode ? `, website ${change.websiteCode}` : ', all websites';
+	return `${change.hotelName || `Hotel ${change.hotelCode}`} (${change.hotelCode})${website}, ${change.checkIn}, ${nights}${room}`;
 }
 
-function counts(changes: readonly ReportedChange[]): Record<ChangeType, number> {
-	const result: Record<ChangeType, number> = { up: 0, down: 0, soldOut: 0, backOnSale: 0, firstSeen: 0 };
+function counts(changes: readonly ReportedChange[]): Record<ReportedType, number> {
+	const result: Record<ReportedType, number> = { up: 0, down: 0, soldOut: 0, backOnSale: 0, firstSeen: 0, undercut: 0, rankChanged: 0, parityLoss: 0 };
 	for (const change of changes) result[change.changeType] = (result[change.changeType] ?? 0) + 1;
 	return result;
 }
 
 function summaryLine(title: string, changes: readonly ReportedChange[]): string {
 	const byType = counts(changes);
-	const parts = (Object.keys(LABELS) as ChangeType[]).filter((type) => byType[type] > 0).map((type) => `${byType[type]} ${LABELS[type]}`);
+	const parts = (Object.keys(LABELS) as ReportedType[]).filter((type) => byType[type] > 0).map((type) => `${byType[type]} ${LABELS[type]}`);
 	return `${title}: ${changes.length} rate change${changes.length === 1 ? '' : 's'} (${parts.join(', ')})`;
 }
 
 const escapeHtml = (text: string) =>
 	text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
 
+function comparedCell(change: ReportedChange): string {
+	switch (change.changeType) {
+		case 'firstSeen':
+			return '';
+		case 'rankChanged':
+			return change.comparedWith;
+		case 'undercut':
+		case 'parityLoss':
+			return `${change.comparedWith}: ${amount(change.comparedRate, change.currency)}`;
+		default:
+			return amount(change.previousRate, change.currency);
+	}
+}
+
 function html(title: string, changes: readonly ReportedChange[], listed: readonly ReportedChange[]): string {
-	const header = ['Hotel', 'Website', 'Check-in', 'Nights', 'Room', 'Change', 'Previous', 'Now', 'Change %'];
+	const header = ['Hotel', 'Website', 'Check-in', 'Nights', 'Room', 'Change', 'Previous or compared with', 'Now', 'Change %'];
 	const rows = listed.map((change) =>
 		[
 			`${change.hotelName || `Hotel ${change.hotelCode}`} (${change.hotelCode})`,
-			String(change.websiteCode),
+			change.websiteCode ? String(change.websiteCode) : 'all',
 			change.checkIn,
 			String(change.los),
 			change.roomType,
 			LABELS[change.changeType],
-			change.changeType === 'firstSeen' ? '' : amount(change.previousRate, change.currency),
+			comparedCell(change),
 			amount(change.rate, change.currency),
 			change.changePercent === null ? '' : `${change.changePercent.toFixed(1)} %`,
 		]
@@ -112,51 +137,81 @@ function html(title: string, changes: readonly ReportedChange[], listed: readonl
 	].join('\n');
 }
 
+interface DigestKey {
+	key: string;
+	order: Array<number | string>;
+	title: string;
+	fields: IDataObject;
+}
+
+function digestKey(change: ReportedChange, groupBy: DigestGroup): DigestKey {
+	const hotel = `${change.hotelName || `Hotel ${change.hotelCode}`} (${change.hotelCode})`;
+	switch (groupBy) {
+		case 'hotel':
+			return { key: String(change.hotelCode), order: [change.hotelCode], title: hotel, fields: { hotelCode: change.hotelCode, hotelName: change.hotelName } };
+		case 'hotelDay':
+			return {
+				key: `${change.hotelCode}|${change.checkIn}`,
+				order: [change.hotelCode, change.checkIn],
+				title: `${hotel}, ${change.checkIn}`,
+				fields: { hotelCode: change.hotelCode, hotelName: change.hotelName, checkIn: change.checkIn },
+			};
+		default:
+			return {
+				key: String(change.shopId ?? ''),
+				order: [change.shopId ?? 0],
+				title: change.shopId === null ? 'Rate shop' : `Rate shop ${change.shopId}`,
+				fields: { shopId: change.shopId },
+			};
+	}
+}
+
+function byOrder(a: DigestKey, b: DigestKey): number {
+	for (let index = 0; index < a.order.length; index++) {
+		const [x, y] = [a.order[index], b.order[index]];
+		const difference = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+		if (difference !== 0) return difference;
+	}
+	return 0;
+}
+
 /**
- * The digest items for the changes one digest reported: one per shop or hotel, in shop (or
- * hotel) order, each with its changes biggest first.
+ * The digest items for the changes one digest reported: one per shop, hotel, or hotel and
+ * check-in day, in that order, each with its changes biggest first.
  */
 export function buildDigests(
 	changes: readonly ReportedChange[],
 	options: { digestId: string; groupBy: DigestGroup; maxListed: number },
 ): IDataObject[] {
-	const groups = new Map<string, ReportedChange[]>();
+	const groups = new Map<string, { key: DigestKey; changes: ReportedChange[] }>();
 	for (const change of changes) {
-		const key = options.groupBy === 'hotel' ? String(change.hotelCode) : String(change.shopId ?? '');
-		groups.set(key, [...(groups.get(key) ?? []), change]);
+		const key = digestKey(change, options.groupBy);
+		const group = groups.get(key.key) ?? { key, changes: [] };
+		group.changes.push(change);
+		groups.set(key.key, group);
 	}
-	const keys = [...groups.keys()].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
-	return keys.map((key) => {
-		const sorted = [...(groups.get(key) as ReportedChange[])].sort(byBiggest);
-		const first = sorted[0];
-		const title =
-			options.groupBy === 'hotel'
-				? `${first.hotelName || `Hotel ${first.hotelCode}`} (${first.hotelCode})`
-				: first.shopId === null
-					? 'Rate shop'
-					: `Rate shop ${first.shopId}`;
-		const listed = sorted.slice(0, options.maxListed);
-		const more = sorted.length - listed.length;
-		const byType = counts(sorted);
-		const collected = sorted.map((change) => change.dtCollected).sort();
-		return {
-			digestId: options.digestId,
-			...(options.groupBy === 'hotel' ? { hotelCode: first.hotelCode, hotelName: first.hotelName } : { shopId: first.shopId }),
-			changeCount: sorted.length,
-			up: byType.up,
-			down: byType.down,
-			soldOut: byType.soldOut,
-			backOnSale: byType.backOnSale,
-			firstSeen: byType.firstSeen,
-			collectedFrom: collected[0],
-			collectedTo: collected[collected.length - 1],
-			text: [
-				`*${summaryLine(title, sorted)}*`,
-				...listed.map((change) => `• ${stayLabel(change)}: ${describeMove(change)}`),
-				...(more > 0 ? [`and ${more} more`] : []),
-			].join('\n'),
-			html: html(title, sorted, listed),
-			changes: sorted as unknown as IDataObject[],
-		};
-	});
+	return [...groups.values()]
+		.sort((a, b) => byOrder(a.key, b.key))
+		.map(({ key, changes: grouped }) => {
+			const sorted = [...grouped].sort(byBiggest);
+			const listed = sorted.slice(0, options.maxListed);
+			const more = sorted.length - listed.length;
+			const byType = counts(sorted);
+			const collected = sorted.map((change) => change.dtCollected).sort();
+			return {
+				digestId: options.digestId,
+				...key.fields,
+				changeCount: sorted.length,
+				...byType,
+				collectedFrom: collected[0],
+				collectedTo: collected[collected.length - 1],
+				text: [
+					`*${summaryLine(key.title, sorted)}*`,
+					...listed.map((change) => `• ${stayLabel(change)}: ${describeMove(change)}`),
+					...(more > 0 ? [`and ${more} more`] : []),
+				].join('\n'),
+				html: html(key.title, sorted, listed),
+				changes: sorted as unknown as IDataObject[],
+			};
+		});
 }

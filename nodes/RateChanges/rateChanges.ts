@@ -1,6 +1,8 @@
 import { FieldError } from '../shared/errors';
 import { isEmpty, parsePositiveInteger } from '../shared/fields';
 
+import { totalOf } from './parity';
+
 /**
  * What Detect Changes compares: one rate record (spec part 6) against the last one stored for the
  * same stay, and whether the difference is worth an alert.
@@ -35,6 +37,8 @@ export interface Observation extends Stay {
 	/** Both rates are kept, so that switching Rate Field compares like with like. */
 	onsiteRate: number | null;
 	netRate: number | null;
+	/** What a guest pays on the website (parity compares it): onsiteRate, plus taxAmount where the tax is shown apart. */
+	totalRate: number | null;
 	/** ISO 8601 UTC, normalised, so that text order is time order. */
 	dtCollected: string;
 }
@@ -105,8 +109,10 @@ export function readObservation(record: Record<string, unknown>, rateField: Rate
 		currency: currencyCode(record.currency),
 		onsiteRate: rateOf('onsiteRate', record.onsiteRate, rateField === 'onsiteRate'),
 		netRate: rateOf('netRate', record.netRate, rateField === 'netRate'),
+		totalRate: null,
 		dtCollected: collectedAt(record.dtCollected),
 	};
+	observation.totalRate = totalOf(observation.onsiteRate, storedNumber(record.taxAmount), storedNumber(record.taxStatus));
 	return observation;
 }
 

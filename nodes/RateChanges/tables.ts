@@ -30,6 +30,7 @@ export const RATES_COLUMNS: readonly ColumnSpec[] = [
 	...STAY_COLUMNS,
 	{ name: 'onsiteRate', type: 'number' },
 	{ name: 'netRate', type: 'number' },
+	{ name: 'totalRate', type: 'number' },
 	{ name: 'dtCollected', type: 'string' },
 ];
 
@@ -44,9 +45,29 @@ export const CHANGES_COLUMNS: readonly ColumnSpec[] = [
 	{ name: 'changePercent', type: 'number' },
 	{ name: 'previousCollected', type: 'string' },
 	{ name: 'dtCollected', type: 'string' },
+	{ name: 'comparedWith', type: 'string' },
+	{ name: 'comparedRate', type: 'number' },
+	{ name: 'severity', type: 'string' },
 	{ name: 'digestId', type: 'string' },
 	{ name: 'reportedAt', type: 'string' },
 ];
+
+/**
+ * What Compare With My Hotel and Check Parity remember between shops, one row per stay-night (or
+ * stay) and kind: my last rank, or the websites' last parity states.
+ */
+export const POSITIONS_COLUMNS: readonly ColumnSpec[] = [
+	{ name: 'positionKey', type: 'string' },
+	{ name: 'kind', type: 'string' },
+	{ name: 'state', type: 'string' },
+	{ name: 'dtCollected', type: 'string' },
+];
+
+export const POSITIONS_TABLE_DEFAULT = 'travel_pricing_positions';
+
+export function positionsTable(name: string): TableSpec {
+	return { field: 'Positions Table', name, columns: POSITIONS_COLUMNS };
+}
 
 export function ratesTable(name: string): TableSpec {
 	return { field: 'Rates Table', name, columns: RATES_COLUMNS };
@@ -67,6 +88,7 @@ export function rateRow(observation: Observation): IDataObject {
 		...stayColumns(observation),
 		onsiteRate: observation.onsiteRate,
 		netRate: observation.netRate,
+		totalRate: observation.totalRate,
 		dtCollected: observation.dtCollected,
 	};
 }
@@ -89,6 +111,11 @@ export function changeRow(observation: Observation, change: RateChange, rateFiel
 	return { ...stayColumns(observation), rateField, ...change, dtCollected: observation.dtCollected };
 }
 
+/** What Compare With My Hotel and Check Parity write to the changes table. */
+export type StandingType = 'undercut' | 'rankChanged' | 'parityLoss';
+
+export type ReportedType = ChangeType | StandingType;
+
 /** A change as a digest lists it, read back from the changes table. */
 export interface ReportedChange {
 	shopId: number | null;
@@ -101,12 +128,16 @@ export interface ReportedChange {
 	roomType: string;
 	currency: string;
 	rateField: string;
-	changeType: ChangeType;
+	changeType: ReportedType;
 	previousRate: number | null;
 	rate: number | null;
 	change: number | null;
 	changePercent: number | null;
 	previousCollected: string | null;
+	/** Undercut: the competitor; parity loss: the reference website; rank change: the ranks. */
+	comparedWith: string;
+	comparedRate: number | null;
+	severity: string;
 	dtCollected: string;
 }
 
@@ -123,12 +154,15 @@ export function reportedChange(row: Row): ReportedChange {
 		roomType: text(row.roomType),
 		currency: text(row.currency),
 		rateField: text(row.rateField),
-		changeType: text(row.changeType) as ChangeType,
+		changeType: text(row.changeType) as ReportedType,
 		previousRate: storedNumber(row.previousRate),
 		rate: storedNumber(row.rate),
 		change: storedNumber(row.change),
 		changePercent: storedNumber(row.changePercent),
 		previousCollected: row.previousCollected ? text(row.previousCollected) : null,
+		comparedWith: text(row.comparedWith),
+		comparedRate: storedNumber(row.comparedRate),
+		severity: text(row.severity),
 		dtCollected: text(row.dtCollected),
 	};
 }
