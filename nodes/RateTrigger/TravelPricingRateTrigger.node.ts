@@ -12,6 +12,7 @@ import {
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { FieldError, invalidValueMessage } from '../shared/errors';
 import { retryPolicyFrom } from '../shared/options';
+import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 import type { WebhookRegistration } from '../shared/types';
 
@@ -37,6 +38,7 @@ interface ServiceCredentials {
 interface RegistrationPlan {
 	registration: WebhookRegistration;
 	fingerprint: string;
+	retry: RetryPolicy;
 }
 
 /** What this node keeps in workflow static data: where it registered, and no secret. */
@@ -109,10 +111,9 @@ export class TravelPricingRateTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const plan = await registrationPlan(this);
 				if (plan === undefined) return true;
-				const options = this.getNodeParameter('options', {}) as IDataObject;
 				await apiRequest.call(this, 'POST', '/webhook', {
 					body: plan.registration as unknown as IDataObject,
-					retry: retryPolicyFrom(options),
+					retry: plan.retry,
 					resource: 'the webhook registration',
 				});
 				const memory = this.getWorkflowStaticData('node') as RegistrationMemory;
@@ -161,8 +162,10 @@ export class TravelPricingRateTrigger implements INodeType {
 
 /** The registration this node wants, or undefined when the user registers it by hand. */
 async function registrationPlan(context: IHookFunctions): Promise<RegistrationPlan | undefined> {
-	// Filters are checked on activation too, so a typo fails there and not at the first delivery.
+	// Every setting is checked on activation, so a typo fails there, named like any other bad
+	// setting, and not at the first delivery or halfway through the registration.
 	rateFilterOf(context);
+	const retry = asSettingError(context, () => retryPolicyFrom(context.getNodeParameter('options', {}) as IDataObject));
 	if (context.getNodeParameter('registration', 'automatic') === 'manual') {
 		await expectedAuth(context);
 		return undefined;
@@ -176,6 +179,7 @@ async function registrationPlan(context: IHookFunctions): Promise<RegistrationPl
 	return {
 		registration,
 		fingerprint: registrationFingerprint(registration, credentials.baseUrl, credentials.accessToken),
+		retry,
 	};
 }
 

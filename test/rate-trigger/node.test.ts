@@ -183,6 +183,22 @@ describe('bad settings stop activation with the field and value named', () => {
 		expect((error as Error).message).toBe('Invalid Hotel Codes "100001, abc": "abc" is not a whole number; separate codes with commas');
 	});
 
+	it.each([
+		[{ maxAttempts: 0 }, 'Invalid Max Attempts "0": must be a whole number from 1 to 10'],
+		[{ maxAttempts: 'many' }, 'Invalid Max Attempts "many": must be a whole number from 1 to 10'],
+		[{ maxRetryWaitSeconds: -1 }, 'Invalid Max Retry Wait (Seconds) "-1": must be a number of 0 or more'],
+	])('names a bad retry option %j when activation starts, before anything is registered', async (options, message) => {
+		for (const registration of ['automatic', 'manual']) {
+			const context = hookContext(setup({ parameters: { registration, authentication: 'none', options } }));
+			const error = await hooks.checkExists.call(context).catch((caught: unknown) => caught);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect((error as Error).message).toBe(message);
+			expect((error as NodeOperationError).description).toMatch(/^Fix the "Max (Attempts|Retry Wait \(Seconds\))" field of the trigger/);
+			await expect(hooks.create.call(context)).rejects.toThrow(message);
+			expect(context.requests).toEqual([]);
+		}
+	});
+
 	it('names a missing bearer token without registering anything', async () => {
 		const context = hookContext(setup({ parameters: { registration: 'automatic', authentication: 'bearer', token: '' } }));
 		await expect(hooks.create.call(context)).rejects.toThrow('Invalid Token (empty): is required');
