@@ -9,8 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
-import { asItemError } from '../shared/errors';
-import { failedItem } from '../shared/itemOutcomes';
+import { runInOrder } from '../shared/itemOutcomes';
 import { optionFields, retryPolicyFrom, throttleAdvice } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
@@ -56,28 +55,22 @@ export class TravelPricingSchedule implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const zone = this.getTimezone();
-		const requests = this.getInputData().map((_, itemIndex) => scheduleRequestFor(this, itemIndex, zone));
+		const neverRuns = new Map<string, number[]>();
 		// Every item is checked before the first schedule is stored: a bad row 40 must not leave
 		// rows 0 to 39 created, to be created twice when the workflow is run again.
-		const firstInvalid = requests.find((request) => request instanceof Error);
-		if (firstInvalid && !this.continueOnFail()) throw firstInvalid;
-
-		const output: INodeExecutionData[] = [];
-		const neverRuns = new Map<string, number[]>();
-		for (const [itemIndex, request] of requests.entries()) {
-			try {
-				if (request instanceof Error) throw request;
+		const output = await runInOrder(
+			this,
+			(itemIndex) => scheduleRequestFor(this, itemIndex, zone),
+			async (request, itemIndex) => {
 				const schedule = await saveSchedule(this, request, itemIndex);
 				// The service stores the schedule now, so the queueing rule counts from now.
 				const upcoming = nextRuns(request.fields, { createdAt: DateTime.now().toMillis(), zone, count: request.count });
 				if (upcoming.outlook === 'never' && upcoming.note) {
 					neverRuns.set(upcoming.note, [...(neverRuns.get(upcoming.note) ?? []), itemIndex]);
 				}
-				output.push({ json: withNextRuns(schedule, upcoming), pairedItem: { item: itemIndex } });
-			} catch (error) {
-				output.push(failedItem(this, error, itemIndex));
-			}
-		}
+				return [withNextRuns(schedule, upcoming)];
+			},
+		);
 
 		for (const [note, itemIndexes] of neverRuns) {
 			const which = itemIndexes.length === 1 ? 'Item' : 'Items';
@@ -87,7 +80,7 @@ export class TravelPricingSchedule implements INodeType {
 	}
 }
 
-/** One item's parameters, checked: what to send, or the error that names the bad field. */
+/** One item's parameters, checked: what to send. */
 interface ScheduleRequest {
 	operation: ScheduleOperation;
 	scheduleId?: number;
@@ -96,23 +89,19 @@ interface ScheduleRequest {
 	retry: RetryPolicy;
 }
 
-function scheduleRequestFor(context: IExecuteFunctions, itemIndex: number, zone: string): ScheduleRequest | Error {
-	try {
-		const operation = context.getNodeParameter('operation', itemIndex) as ScheduleOperation;
-		const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const scheduleId =
-			operation === 'update' ? parseScheduleId(context.getNodeParameter('scheduleId', itemIndex)) : undefined;
-		const fields = scheduleFieldsFrom(readScheduleInput(context, itemIndex), zone);
-		return {
-			operation,
-			scheduleId,
-			fields,
-			count: parseNextRunsToShow(options.nextRunsToShow),
-			retry: retryPolicyFrom(options),
-		};
-	} catch (error) {
-		return asItemError(context.getNode(), error, itemIndex);
-	}
+function scheduleRequestFor(context: IExecuteFunctions, itemIndex: number, zone: string): ScheduleRequest {
+	const operation = context.getNodeParameter('operation', itemIndex) as ScheduleOperation;
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const scheduleId =
+		operation === 'update' ? parseScheduleId(context.getNodeParameter('scheduleId', itemIndex)) : undefined;
+	const fields = scheduleFieldsFrom(readScheduleInput(context, itemIndex), zone);
+	return {
+		operation,
+		scheduleId,
+		fields,
+		count: parseNextRunsToShow(options.nextRunsToShow),
+		retry: retryPolicyFrom(options),
+	};
 }
 
 function readScheduleInput(context: IExecuteFunctions, itemIndex: number): ScheduleInput {

@@ -10,7 +10,7 @@ import {
 
 import { ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
 import { WEEKDAY_OPTIONS } from '../shared/fields';
-import { failedItem } from '../shared/itemOutcomes';
+import { runInOrder } from '../shared/itemOutcomes';
 import { optionFields, retryPolicyFrom, throttleAdvice } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
@@ -207,29 +207,13 @@ export class TravelPricingShopUpdate implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-
 		// Every item is checked before the first shop is changed, so a bad item stops the run
-		// (without "Continue") with nothing half done.
-		const requests: Array<(ShopUpdateRequest & { retry: RetryPolicy }) | INodeExecutionData> = [];
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				requests.push({ ...parseShopUpdate(readShopInput(this, itemIndex)), retry: retryPolicyFrom(options) });
-			} catch (error) {
-				requests.push(failedItem(this, error, itemIndex));
-			}
-		}
-
-		// One shop at a time, in item order: two items for the same shop end with the later one.
-		const returnData: INodeExecutionData[] = [];
-		for (const [itemIndex, request] of requests.entries()) {
-			const pairedItem = { item: itemIndex };
-			if ('json' in request) {
-				returnData.push(request);
-				continue;
-			}
-			try {
+		// (without "Continue") with nothing half done. Then one shop at a time, in item order: two
+		// items for the same shop end with the later one.
+		const output = await runInOrder(
+			this,
+			(itemIndex) => shopUpdateRequestFor(this, itemIndex),
+			async (request, itemIndex) => {
 				const response = await apiRequest.call(this, 'PUT', `/shops/${request.shopId}`, {
 					body: request.body as unknown as IDataObject,
 					retry: request.retry,
@@ -239,13 +223,16 @@ export class TravelPricingShopUpdate implements INodeType {
 					resource: `shop ${request.shopId}`,
 					itemIndex,
 				});
-				returnData.push({ json: shopUpdateResult(request.shopId, response), pairedItem });
-			} catch (error) {
-				returnData.push(failedItem(this, error, itemIndex));
-			}
-		}
-		return [returnData];
+				return [shopUpdateResult(request.shopId, response)];
+			},
+		);
+		return [output];
 	}
+}
+
+function shopUpdateRequestFor(context: IExecuteFunctions, itemIndex: number): ShopUpdateRequest & { retry: RetryPolicy } {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return { ...parseShopUpdate(readShopInput(context, itemIndex)), retry: retryPolicyFrom(options) };
 }
 
 function readShopInput(context: IExecuteFunctions, itemIndex: number): ShopUpdateInput {

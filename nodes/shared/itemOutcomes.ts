@@ -34,27 +34,71 @@ export function pairOutcomes(
 	return output;
 }
 
+/**
+ * Every item read and checked before the first request: a bad item stops the node at once, named
+ * by its index, or, when the node continues on failure, is kept as its error, to become an error
+ * item in its place and send nothing.
+ */
+export function checkItems<TPlan>(context: IExecuteFunctions, read: (itemIndex: number) => TPlan): Array<Settled<TPlan>> {
+	return context.getInputData().map((_, itemIndex) => {
+		try {
+			return { value: read(itemIndex) };
+		} catch (error) {
+			if (!context.continueOnFail()) throw asItemError(context.getNode(), error, itemIndex);
+			return { error };
+		}
+	});
+}
+
+/**
+ * The one item loop of a node that checks its items and then sends: each checked item in turn,
+ * the next only once the one before has its answer, so a later item's request follows an earlier
+ * one's. A failure stops the node there, with no later item sent, unless the node continues on
+ * failure; then it is the item's error item and the rest go on. Output stays in item order.
+ */
+export async function inItemOrder<TPlan>(
+	context: IExecuteFunctions,
+	plans: ReadonlyArray<Settled<TPlan>>,
+	send: (plan: TPlan, itemIndex: number) => Promise<readonly object[]> | readonly object[],
+): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	for (const [itemIndex, plan] of plans.entries()) {
+		try {
+			if ('error' in plan) throw plan.error;
+			const pairedItem = { item: itemIndex };
+			for (const record of await send(plan.value, itemIndex)) output.push({ json: record as IDataObject, pairedItem });
+		} catch (error) {
+			output.push(failedItem(context, error, itemIndex));
+		}
+	}
+	return output;
+}
+
+/** Check every item, then send one item at a time in item order: `checkItems`, then `inItemOrder`. */
+export async function runInOrder<TPlan>(
+	context: IExecuteFunctions,
+	read: (itemIndex: number) => TPlan,
+	send: (plan: TPlan, itemIndex: number) => Promise<readonly object[]>,
+): Promise<INodeExecutionData[]> {
+	return await inItemOrder(context, checkItems(context, read), send);
+}
+
 /** What an item asks for, read and checked; `concurrency` is its value of the node's Concurrency. */
 export interface ItemPlan {
 	concurrency: number;
 }
 
 /**
- * The flow of a node that sends each item's own requests: every item is read and checked before
- * the first request (a bad item stops the node at once, or with "Continue" becomes an error item
- * that sends nothing), then all items' requests go out under one limiter, so Concurrency bounds
- * the node's requests in flight across items and pages. Output stays in item order.
+ * The flow of a node that sends each item's own requests: every item is checked (`checkItems`),
+ * then all items' requests go out under one limiter, so Concurrency bounds the node's requests in
+ * flight across items and pages. Output stays in item order.
  */
 export async function runPerItem<TPlan extends ItemPlan>(
 	context: IExecuteFunctions,
 	read: (itemIndex: number) => TPlan,
 	send: (plan: TPlan, limiter: RequestLimiter, itemIndex: number) => Promise<readonly object[]>,
 ): Promise<INodeExecutionData[]> {
-	const plans = await Promise.all(context.getInputData().map(async (_, itemIndex) => await settle(() => read(itemIndex))));
-	const firstInvalid = plans.findIndex((plan) => 'error' in plan);
-	if (firstInvalid !== -1 && !context.continueOnFail()) {
-		throw asItemError(context.getNode(), (plans[firstInvalid] as { error: unknown }).error, firstInvalid);
-	}
+	const plans = checkItems(context, read);
 	const limiter = requestLimiter(plans.flatMap((plan) => ('value' in plan ? [plan.value.concurrency] : [])));
 	const outcomes = await Promise.all(
 		plans.map(async (plan, itemIndex) =>
