@@ -1,10 +1,8 @@
 import {
 	deepCopy,
 	NodeConnectionTypes,
-	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INode,
 	type INodeExecutionData,
 	type INodeProperties,
 	type INodeType,
@@ -12,33 +10,10 @@ import {
 } from 'n8n-workflow';
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
-import { asItemError } from '../shared/errors';
-import { failedItem } from '../shared/itemOutcomes';
-import { numberOption, optionFields, requestLimiter, requestOptionsFrom, throttleAdvice } from '../shared/options';
-import type { RetryPolicy } from '../shared/retry';
-import { apiRequest } from '../shared/transport';
+import { checkItems, inItemOrder } from '../shared/itemOutcomes';
+import { numberOption, optionFields, requestOptionsFrom, throttleAdvice } from '../shared/options';
 
-import {
-	hotelInfoRequestBody,
-	hotelsFromResponse,
-	indexHotelsByCode,
-	parseHotelCode,
-	planHotelBatches,
-	splitHotelSources,
-	UnexpectedHotelInfoResponse,
-	type HotelRecord,
-} from './hotelInfo';
-
-/** What one batch request brought back: the hotels found, or why the batch failed. */
-type BatchOutcome = { hotels: Map<number, HotelRecord> } | { error: Error };
-
-/** One item's request, read and checked. */
-interface HotelQuery {
-	code: number;
-	batchSize: number;
-	concurrency: number;
-	retry: RetryPolicy;
-}
+import { hotelRows, lookUpHotels, parseHotelCode, type HotelQuery } from './hotelInfo';
 
 const batchSizeOption: INodeProperties = {
 	displayName: 'Batch Size',
@@ -101,101 +76,23 @@ export class TravelPricingHotelInfo implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		const node = this.getNode();
-
-		// Each item's hotel code and options, or why it cannot be sent; checked for all items before
-		// any request.
-		const queries: Array<HotelQuery | INodeExecutionData> = [];
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			try {
-				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				queries.push({
-					code: parseHotelCode(this.getNodeParameter('hotelCode', itemIndex)),
-					batchSize: numberOption(options, batchSizeOption),
-					...requestOptionsFrom(options),
-				});
-			} catch (error) {
-				queries.push(failedItem(this, error, itemIndex));
-			}
-		}
-
-		// The batches are one plan for the whole run, so Batch Size, like Concurrency, is the run's.
-		const valid = queries.filter((query): query is HotelQuery => !('json' in query));
-		const batchSize = valid.reduce((smallest, query) => Math.min(smallest, query.batchSize), Infinity);
-		const batches = planHotelBatches(valid.map((query) => query.code), batchSize);
-		const askedCodes = queries.map((query) => ('json' in query ? query : query.code));
-		const limiter = requestLimiter(valid.map((query) => query.concurrency));
-		// A failed batch fails only the items that asked for its codes, so failures are kept, not thrown.
-		const outcomes = await Promise.all(
-			batches.map(async (batch): Promise<BatchOutcome> => {
-				// The batch is sent with the options of the first item that asked for its first code.
-				const itemIndex = askedCodes.indexOf(batch[0]);
-				try {
-					const response = await apiRequest.call(this, 'POST', '/hotelinfo', {
-						body: hotelInfoRequestBody(batch, batchSize),
-						retry: (queries[itemIndex] as HotelQuery).retry,
-						limiter,
-						throttleAdvice: THROTTLE_ADVICE,
-						idempotent: true,
-						itemIndex,
-					});
-					return { hotels: indexHotelsByCode(hotelsFromResponse(response)) };
-				} catch (error) {
-					return { error: asBatchError(node, error, itemIndex) };
-				}
-			}),
+		// Every item's code is checked before the first request.
+		const queries = checkItems(this, (itemIndex) => hotelQueryFor(this, itemIndex));
+		const hotelOf = await lookUpHotels(this, queries, THROTTLE_ADVICE);
+		// Items asking for the same code get copies, so changing one downstream leaves the others.
+		const output = await inItemOrder(this, queries, (query, itemIndex) =>
+			hotelRows(deepCopy(hotelOf(query.code, itemIndex)), query.splitSources),
 		);
-		const outcomeOfCode = new Map<number, BatchOutcome>();
-		batches.forEach((batch, index) => batch.forEach((code) => outcomeOfCode.set(code, outcomes[index])));
-
-		const returnData: INodeExecutionData[] = [];
-		askedCodes.forEach((asked, itemIndex) => {
-			const pairedItem = { item: itemIndex };
-			if (typeof asked !== 'number') {
-				returnData.push(asked);
-				return;
-			}
-			const answer = hotelOrError(node, outcomeOfCode.get(asked), asked, itemIndex);
-			if (answer instanceof Error) {
-				returnData.push(failedItem(this, answer, itemIndex));
-				return;
-			}
-			const splitSources = this.getNodeParameter('options.splitSources', itemIndex, false) as boolean;
-			// Items asking for the same code get copies, so changing one downstream leaves the others.
-			const rows: IDataObject[] = splitSources ? splitHotelSources(deepCopy(answer)) : [deepCopy(answer)];
-			for (const json of rows) returnData.push({ json, pairedItem });
-		});
-		return [returnData];
+		return [output];
 	}
 }
 
-/** Each asking item gets the hotel of its code, its batch's failure, or "not found". */
-function hotelOrError(
-	node: INode,
-	outcome: BatchOutcome | undefined,
-	code: number,
-	itemIndex: number,
-): HotelRecord | Error {
-	if (outcome && 'error' in outcome) return outcome.error;
-	return outcome?.hotels.get(code) ?? hotelNotFound(node, code, itemIndex);
-}
-
-function hotelNotFound(node: INode, code: number, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(node, `Hotel code ${code} was not found`, {
-		itemIndex,
-		description:
-			'The service returned no hotel for this code. Check the code: hotel codes come from the service\'s hotel search.',
-	});
-}
-
-/** Service errors already carry their item; an answer the node cannot read gets one here. */
-function asBatchError(node: INode, error: unknown, itemIndex: number | undefined): Error {
-	if (error instanceof UnexpectedHotelInfoResponse) {
-		return new NodeOperationError(node, error.message, {
-			itemIndex,
-			description: 'Expected a hotel, a list of hotels or an object holding a list of hotels.',
-		});
-	}
-	return asItemError(node, error, itemIndex ?? 0);
+function hotelQueryFor(context: IExecuteFunctions, itemIndex: number): HotelQuery {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return {
+		code: parseHotelCode(context.getNodeParameter('hotelCode', itemIndex)),
+		batchSize: numberOption(options, batchSizeOption),
+		...requestOptionsFrom(options),
+		splitSources: context.getNodeParameter('options.splitSources', itemIndex, false) as boolean,
+	};
 }

@@ -1,6 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INode } from 'n8n-workflow';
 
+import type { Settled } from '../shared/concurrency';
+import { asItemError } from '../shared/errors';
 import { parsePositiveInteger } from '../shared/fields';
+import { requestLimiter } from '../shared/options';
+import type { RetryPolicy } from '../shared/retry';
+import { apiRequest } from '../shared/transport';
 import type { Hotel, Source } from '../shared/types';
 
 export const HOTEL_CODE_FIELD = 'Hotel Code';
@@ -10,6 +15,84 @@ export type HotelRecord = Omit<Hotel, 'sources'> & IDataObject & { sources: Sour
 
 /** One output row of "Split Sources": the hotel's own fields and one source's fields side by side. */
 export type HotelSourceRow = IDataObject & Partial<Source>;
+
+/** One item's request, read and checked. */
+export interface HotelQuery {
+	code: number;
+	batchSize: number;
+	concurrency: number;
+	retry: RetryPolicy;
+	splitSources: boolean;
+}
+
+/** The hotel asked for by an item: found, or the error of its batch, or "not found". */
+export type HotelOf = (code: number, itemIndex: number) => HotelRecord;
+
+/** What one batch request brought back: the hotels found, or why the batch failed. */
+type BatchOutcome = { hotels: Map<number, HotelRecord> } | { error: Error };
+
+/**
+ * Every valid item's code asked in one plan for the whole run, so Batch Size, like Concurrency, is
+ * the run's: the smallest any item gives. All batches are answered before any item's output, and
+ * a failed batch fails only the items that asked for its codes.
+ */
+export async function lookUpHotels(
+	context: IExecuteFunctions,
+	queries: ReadonlyArray<Settled<HotelQuery>>,
+	throttleAdvice: string,
+): Promise<HotelOf> {
+	const node = context.getNode();
+	const valid = queries.flatMap((query) => ('value' in query ? [query.value] : []));
+	const batchSize = valid.reduce((smallest, query) => Math.min(smallest, query.batchSize), Infinity);
+	const batches = planHotelBatches(valid.map((query) => query.code), batchSize);
+	const askedCodes = queries.map((query) => ('value' in query ? query.value.code : undefined));
+	const limiter = requestLimiter(valid.map((query) => query.concurrency));
+	const outcomes = await Promise.all(
+		batches.map(async (batch): Promise<BatchOutcome> => {
+			// The batch is sent with the options of the first item that asked for its first code.
+			const itemIndex = askedCodes.indexOf(batch[0]);
+			try {
+				const response = await apiRequest.call(context, 'POST', '/hotelinfo', {
+					body: hotelInfoRequestBody(batch, batchSize),
+					retry: (queries[itemIndex] as { value: HotelQuery }).value.retry,
+					limiter,
+					throttleAdvice,
+					idempotent: true,
+					itemIndex,
+				});
+				return { hotels: indexHotelsByCode(hotelsFromResponse(response)) };
+			} catch (error) {
+				return { error: asBatchError(node, error, itemIndex) };
+			}
+		}),
+	);
+	const outcomeOfCode = new Map<number, BatchOutcome>();
+	batches.forEach((batch, index) => batch.forEach((code) => outcomeOfCode.set(code, outcomes[index])));
+	return (code, itemIndex) => {
+		const outcome = outcomeOfCode.get(code);
+		if (outcome && 'error' in outcome) throw outcome.error;
+		return outcome?.hotels.get(code) ?? hotelNotFound(node, code, itemIndex);
+	};
+}
+
+function hotelNotFound(node: INode, code: number, itemIndex: number): never {
+	throw new NodeOperationError(node, `Hotel code ${code} was not found`, {
+		itemIndex,
+		description:
+			'The service returned no hotel for this code. Check the code: hotel codes come from the service\'s hotel search.',
+	});
+}
+
+/** Service errors already carry their item; an answer the node cannot read gets one here. */
+function asBatchError(node: INode, error: unknown, itemIndex: number): Error {
+	if (error instanceof UnexpectedHotelInfoResponse) {
+		return new NodeOperationError(node, error.message, {
+			itemIndex,
+			description: 'Expected a hotel, a list of hotels or an object holding a list of hotels.',
+		});
+	}
+	return asItemError(node, error, itemIndex);
+}
 
 export function parseHotelCode(value: unknown): number {
 	return parsePositiveInteger(HOTEL_CODE_FIELD, value);
@@ -118,4 +201,9 @@ export function splitHotelSources(hotel: HotelRecord): HotelSourceRow[] {
 	const { sources, ...hotelFields } = hotel;
 	if (sources.length === 0) return [{ ...hotelFields }];
 	return sources.map((source) => ({ ...hotelFields, ...(source as unknown as IDataObject) }));
+}
+
+/** An item's output: the hotel, or with Split Sources one row per source. */
+export function hotelRows(hotel: HotelRecord, splitSources: boolean): IDataObject[] {
+	return splitSources ? splitHotelSources(hotel) : [hotel];
 }
