@@ -14,7 +14,7 @@ import { RequestLimiter } from '../shared/concurrency';
 import { N8N_API_CREDENTIAL } from '../shared/credentialNames';
 import { FieldError, invalidValueMessage } from '../shared/errors';
 import { parseRequiredText } from '../shared/fields';
-import { failedItem } from '../shared/itemOutcomes';
+import { checkItems, inItemOrder } from '../shared/itemOutcomes';
 import { concurrencyOption, numberOption } from '../shared/options';
 
 import { DataTables } from './dataTables';
@@ -86,24 +86,17 @@ async function detect(context: IExecuteFunctions): Promise<INodeExecutionData[]>
 	const items = context.getInputData();
 	// Every item is read before the first request: a bad record stops the node at once, or with
 	// "Continue" becomes an error item, and the others go on.
-	const observed: ObservedItem[] = [];
-	const failed = new Map<number, INodeExecutionData>();
-	items.forEach((item, itemIndex) => {
-		try {
-			observed.push({ itemIndex, observation: readObservation(item.json, settings.rateField) });
-		} catch (error) {
-			failed.set(itemIndex, failedItem(context, error, itemIndex));
-		}
-	});
+	const observations = checkItems(context, (itemIndex) => readObservation(items[itemIndex].json, settings.rateField));
+	const observed = observations.flatMap((read, itemIndex): ObservedItem[] =>
+		'value' in read ? [{ itemIndex, observation: read.value }] : [],
+	);
 	const { alerts, contested } = await detectChanges(context, new RequestLimiter(settings.concurrency), settings, observed);
-	for (const { itemIndex } of contested) failed.set(itemIndex, failedItem(context, contestedError(context, itemIndex), itemIndex));
+	const contestedItems = new Set(contested.map(({ itemIndex }) => itemIndex));
 	const alertByItem = new Map(alerts.map((alert) => [alert.itemIndex, alert]));
-	return items.flatMap((item, itemIndex): INodeExecutionData[] => {
-		const failure = failed.get(itemIndex);
-		if (failure) return [failure];
+	return await inItemOrder(context, observations, (_, itemIndex) => {
+		if (contestedItems.has(itemIndex)) throw contestedError(context, itemIndex);
 		const alert = alertByItem.get(itemIndex);
-		if (!alert) return [];
-		return [{ json: { ...item.json, ...alert.change }, pairedItem: { item: itemIndex } }];
+		return alert ? [{ ...items[itemIndex].json, ...alert.change }] : [];
 	});
 }
 
