@@ -15,7 +15,8 @@ import type { ScheduleFields } from '../shared/types';
  * Parsers for the schedule fields (SERVICE-SPEC part 2, "Schedule"). Each takes what n8n hands
  * over, typed in, picked from a list or produced by an expression (a sheet row holding `1,3,5`,
  * an array, a number), checks it against the spec's limits and returns the spec's string form:
- * `*` for "all", otherwise a comma list. A bad value throws FieldError naming the field and item.
+ * `*` for "all", otherwise a comma list. A bad value throws FieldError naming the field and the
+ * value; the node adds the item.
  */
 
 export const SCHEDULE_FIELD_LABELS = {

@@ -70,7 +70,10 @@ export function parseRetryAfter(header: unknown, now: number = Date.now()): numb
 	return Math.max(0, date - now);
 }
 
-/** Exponential backoff with full jitter: a random wait between 0 and base * 2^attempt. */
+/**
+ * Exponential backoff with full jitter: a random wait between 0 and base * 2^(attempt - 1), capped,
+ * so the wait after the first failure (attempt 1) is at most the base.
+ */
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
 	const ceiling = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.max(0, attempt - 1));
 	return Math.round(random() * ceiling);
