@@ -2,23 +2,12 @@ import { DateTime, IANAZone } from 'luxon';
 
 import { nextRuns, wallTimeInstant } from '../../nodes/Schedule/nextRuns';
 import type { ScheduleFields } from '../../nodes/shared/types';
+import { DAILY_FROM_2030_SCHEDULE_BODY } from '../harness/fixtures';
 
 const BERLIN = 'Europe/Berlin';
 
 /** Daily at 11:30:00 from 2025-01-01, no end: the baseline each test changes one thing in. */
-const daily: ScheduleFields = {
-	schedulename: 'Daily',
-	rateshopid: 1,
-	year: '*',
-	month: '*',
-	dow: '*',
-	day: '*',
-	hour: '11',
-	minute: '30',
-	seconds: '0',
-	status: 1,
-	startdate: '2025-01-01',
-};
+const daily: ScheduleFields = { ...DAILY_FROM_2030_SCHEDULE_BODY, hour: '11', startdate: '2025-01-01' };
 
 /** Epoch ms of a wall-clock time in Berlin. */
 function at(isoLocal: string, zone = BERLIN): number {

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { credentialsFor, DAILY_FROM_2030_SCHEDULE, loadPackage, runNode, type RunNodeOptions, useSandbox } from '../harness';
+import { credentialsFor, DAILY_FROM_2030_SCHEDULE, DAILY_FROM_2030_SCHEDULE_BODY, loadPackage, runNode, type RunNodeOptions, useSandbox } from '../harness';
 
 const sandbox = useSandbox();
 
@@ -30,19 +30,7 @@ describe('Create stores the schedule and returns it with its next runs', () => {
 		const requests = scheduleRequests();
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'POST', path: '/schedule', status: 200 });
-		expect(requests[0].body).toEqual({
-			schedulename: 'Paris daily',
-			rateshopid: 42,
-			year: '*',
-			month: '1,7',
-			dow: '1,3,5',
-			day: '*',
-			hour: '6',
-			minute: '30',
-			seconds: '0',
-			status: 1,
-			startdate: '2030-01-01',
-		});
+		expect(requests[0].body).toEqual({ ...DAILY_FROM_2030_SCHEDULE_BODY, month: '1,7', dow: '1,3,5' });
 
 		const [item] = result.items;
 		expect(item.pairedItem).toEqual({ item: 0 });
@@ -164,17 +152,8 @@ describe('Preview lists the next runs from the fields alone, without any request
 		expect(result.items).toEqual([
 			{
 				json: {
-					schedulename: 'Paris daily',
-					rateshopid: 42,
-					year: '*',
-					month: '*',
-					dow: '*',
-					day: '*',
+					...DAILY_FROM_2030_SCHEDULE_BODY,
 					hour: '6,18',
-					minute: '30',
-					seconds: '0',
-					status: 1,
-					startdate: '2030-01-01',
 					nextRuns: ['2030-01-01T06:30:00+00:00', '2030-01-01T18:30:00+00:00', '2030-01-02T06:30:00+00:00'],
 				},
 				pairedItem: { item: 0 },

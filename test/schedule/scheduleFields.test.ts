@@ -1,4 +1,5 @@
 import { fieldErrorOf } from '../harness/fieldErrors';
+import { DAILY_FROM_2030_SCHEDULE_BODY } from '../harness/fixtures';
 import {
 	parseDaysOfMonth,
 	parseDaysOfWeek,
@@ -259,19 +260,7 @@ describe('Next Runs to Show: 1 to 100, 5 when not set', () => {
 
 describe('The schedule body: every field in the spec string form', () => {
 	it('builds the body the spec describes, without an end date when none is given', () => {
-		expect(scheduleFieldsFrom(validInput, 'UTC')).toEqual({
-			schedulename: 'Paris daily',
-			rateshopid: 42,
-			year: '*',
-			month: '*',
-			dow: '*',
-			day: '*',
-			hour: '6',
-			minute: '30',
-			seconds: '0',
-			status: 1,
-			startdate: '2026-01-01',
-		});
+		expect(scheduleFieldsFrom(validInput, 'UTC')).toEqual({ ...DAILY_FROM_2030_SCHEDULE_BODY, startdate: '2026-01-01' });
 	});
 
 	it('sends the end date when one is given', () => {

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, type CredentialSet, useSandbox } from '../harness';
+import { credentialsFor, runWorkflow, type CredentialSet, useSandbox, VALID_SHOP_UPDATE_BODY } from '../harness';
 import { PROBE_NODE_TYPE, TransportProbe } from './probe';
 
 const sandbox = useSandbox();
@@ -9,18 +9,6 @@ beforeEach(() => {
 	sandbox.resetFaults();
 	sandbox.clearRequests();
 });
-
-const validShop = {
-	shopName: 'Airport cars',
-	markets: [{ pickupLocation: 'JFK', dropLocation: 'LGA' }],
-	websiteCode: [1, 2],
-	cob: 'US',
-	lor: 3,
-	currency: 'USD',
-	horizon: 30,
-	pickupTime: '10:00',
-	dropTime: '10:00',
-};
 
 /** Sends one request through the transport from inside the engine; returns its output or error. */
 async function probe(parameters: INodeParameters, credentials: CredentialSet = credentialsFor(sandbox)) {
@@ -130,7 +118,7 @@ describe('a connection that breaks once the request was sent', () => {
 
 	it('is sent again when sending twice does what sending once does', async () => {
 		sandbox.setFaults({ endpoints: { shops: { pDrop: 1, times: 1 } } });
-		const { output, error } = await probe({ method: 'PUT', endpoint: '/shops/7', body: JSON.stringify(validShop) });
+		const { output, error } = await probe({ method: 'PUT', endpoint: '/shops/7', body: JSON.stringify(VALID_SHOP_UPDATE_BODY) });
 		expect(error).toBeUndefined();
 		expect(output?.message).toBeDefined();
 		expect(sandbox.requests({ endpoint: 'shops' }).map((request) => request.dropped ?? false)).toEqual([true, false]);
@@ -163,13 +151,13 @@ describe('client errors are never retried and say what to do', () => {
 	});
 
 	it('a 403 names the resource the account may not change', async () => {
-		const { error } = await probe({ method: 'PUT', endpoint: '/shops/901', body: JSON.stringify(validShop), idempotent: false });
+		const { error } = await probe({ method: 'PUT', endpoint: '/shops/901', body: JSON.stringify(VALID_SHOP_UPDATE_BODY), idempotent: false });
 		expect(error?.message).toBe('Access denied to shop 901');
 		expect(sandbox.requests({ endpoint: 'shops' })).toHaveLength(1);
 	});
 
 	it('a 404 names the resource that does not exist', async () => {
-		const { error } = await probe({ method: 'PUT', endpoint: '/shops/4242', body: JSON.stringify(validShop), idempotent: false });
+		const { error } = await probe({ method: 'PUT', endpoint: '/shops/4242', body: JSON.stringify(VALID_SHOP_UPDATE_BODY), idempotent: false });
 		expect(error?.message).toMatch(/not found/);
 		expect(sandbox.requests({ endpoint: 'shops' })).toHaveLength(1);
 	});
@@ -187,7 +175,7 @@ describe('no secret appears in any error', () => {
 	it('keeps the token out of every service error', async () => {
 		for (const parameters of [
 			{ method: 'POST', endpoint: '/schedule', body: '{}', idempotent: false },
-			{ method: 'PUT', endpoint: '/shops/901', body: JSON.stringify(validShop), idempotent: false },
+			{ method: 'PUT', endpoint: '/shops/901', body: JSON.stringify(VALID_SHOP_UPDATE_BODY), idempotent: false },
 			{ method: 'GET', endpoint: '/hoteldemanddata/1', maxAttempts: 1 },
 		]) {
 			const { error } = await probe(parameters);
