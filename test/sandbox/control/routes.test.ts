@@ -1,0 +1,41 @@
+import { expectError, MORNING_SCHEDULE, useFrozenSandbox } from '../frozenSandbox';
+import { VALID_SHOP_UPDATE_BODY } from '../../harness/fixtures';
+
+const { sandbox, api, control } = useFrozenSandbox();
+
+describe('control routes', () => {
+	it('reports health with the data set sizes', async () => {
+		const { data } = await control.get('/__sandbox/health');
+		expect(data).toMatchObject({ ok: true, baseUrl: sandbox.baseUrl, data: { hotels: 250, events: 5000, airports: 3000 } });
+	});
+
+	it('resets schedules, webhooks, log, faults and variants but keeps the seed data', async () => {
+		await api.post('/schedule', MORNING_SCHEDULE);
+		await api.post('/webhook', { endpoint: 'https://example.com/hook', authType: 'none' });
+		await api.put('/shops/7', VALID_SHOP_UPDATE_BODY);
+		sandbox.setFaults({ latencyMs: 5 });
+		sandbox.setVariants({ sourcesAsObject: true });
+		expect((await control.post('/__sandbox/reset')).status).toBe(200);
+		expect(sandbox.schedules()).toEqual([]);
+		expect(sandbox.webhooks()).toEqual([]);
+		expect(sandbox.requests()).toEqual([]);
+		expect(sandbox.faults()).toEqual({ endpoints: {} });
+		expect(sandbox.variants()).toEqual({ sourcesAsObject: false, singleHotelAsArray: false });
+		expect(sandbox.data.shops.get(7)?.config.shopName).not.toBe(VALID_SHOP_UPDATE_BODY.shopName);
+		expect(sandbox.data.hotels).toHaveLength(250);
+	});
+
+	it('reports the most API requests served at once since the stats were reset', async () => {
+		sandbox.setFaults({ latencyMs: 100 });
+		expect((await control.delete('/__sandbox/stats')).data).toEqual({ inFlight: 0, maxInFlight: 0 });
+		await Promise.all(Array.from({ length: 3 }, () => api.post('/hotelinfo', { hotelcode: 100001 })));
+		await api.post('/hotelinfo', { hotelcode: 100001 });
+		expect((await control.get('/__sandbox/stats')).data).toEqual({ inFlight: 0, maxInFlight: 3 });
+		sandbox.resetStats();
+		expect(sandbox.stats()).toEqual({ inFlight: 0, maxInFlight: 0 });
+	});
+
+	it('answers 404 for an unknown control route', async () => {
+		expectError(await control.get('/__sandbox/nope'), 404);
+	});
+});
