@@ -64,13 +64,20 @@ export function totalOf(rate: number | null, taxAmount: number | null, taxStatus
 }
 
 /**
+ * Floating point's share in a percentage of two amounts in cents: 3.12 of 104 is
+ * 3.0000000000000004 %, and must meet a tolerance of 3 %. A cent over a tolerance is a far larger
+ * share (a millionth of a percent of a total of a million), so this lets no real difference through.
+ */
+const PERCENT_EPSILON = 1e-9;
+
+/**
  * Within the tolerance: a difference no larger than either tolerance set (1 % or 2.00, whichever
  * is wider); with neither set, only an equal total meets.
  */
 function withinTolerance(difference: number, reference: number, tolerance: Tolerance): boolean {
 	const size = Math.abs(difference);
 	if (size === 0) return true;
-	return (tolerance.amount > 0 && size <= tolerance.amount) || (tolerance.percent > 0 && (size / reference) * 100 <= tolerance.percent);
+	return (tolerance.amount > 0 && size <= tolerance.amount) || (tolerance.percent > 0 && (size / reference) * 100 <= tolerance.percent + PERCENT_EPSILON);
 }
 
 export function parityOf(totals: readonly WebsiteTotal[], reference: Reference, tolerance: Tolerance): Parity {
