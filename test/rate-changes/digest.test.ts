@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { buildDigests, type DigestGroup } from '../../nodes/RateChanges/digest';
 import type { ReportedChange } from '../../nodes/RateChanges/tables';
 
-/** Digest (nodes/RateChanges/digest.ts): one message-ready item per shop or hotel. */
+/** Digest (nodes/RateChanges/digest.ts): one message-ready item per shop, hotel, or hotel and day. */
 
 const DIGEST_ID = '0b6f3c1e-4d2a-4f7e-9a51-3c8d2e7b9f10';
 
@@ -25,6 +25,9 @@ function reported(overrides: Partial<ReportedChange> = {}): ReportedChange {
 		change: 12,
 		changePercent: 12,
 		previousCollected: '2025-03-01T06:30:00.000Z',
+		comparedWith: '',
+		comparedRate: null,
+		severity: '',
 		dtCollected: '2025-03-02T06:30:00.000Z',
 		...overrides,
 	};
@@ -40,6 +43,40 @@ const backOnSale = (overrides: Partial<ReportedChange> = {}) =>
 	reported({ changeType: 'backOnSale', previousRate: null, rate: 140, change: null, changePercent: null, ...overrides });
 const firstSeen = (overrides: Partial<ReportedChange> = {}) =>
 	reported({ changeType: 'firstSeen', previousRate: null, rate: 90, change: null, changePercent: null, previousCollected: null, ...overrides });
+
+/** As Compare With My Hotel writes them: my rate and the cheapest competitor, on every website unless told. */
+const undercut = (overrides: Partial<ReportedChange> = {}) =>
+	reported({
+		changeType: 'undercut',
+		websiteCode: 0,
+		roomType: '',
+		previousRate: null,
+		previousCollected: null,
+		rate: 200,
+		comparedWith: 'hotel 100067 Quay Inn',
+		comparedRate: 180,
+		change: 20,
+		changePercent: 10,
+		...overrides,
+	});
+const rankChanged = (overrides: Partial<ReportedChange> = {}) =>
+	reported({ changeType: 'rankChanged', websiteCode: 0, roomType: '', previousRate: null, previousCollected: null, rate: 200, comparedWith: 'rank 1 → 3 of 4', change: null, changePercent: null, ...overrides });
+/** As Check Parity writes them: the website selling below the reference, on totals. */
+const parityLoss = (overrides: Partial<ReportedChange> = {}) =>
+	reported({
+		changeType: 'parityLoss',
+		websiteCode: 5,
+		rateField: 'totalRate',
+		previousRate: null,
+		previousCollected: null,
+		rate: 184,
+		comparedWith: 'website 2',
+		comparedRate: 200,
+		change: -16,
+		changePercent: -8,
+		severity: 'medium',
+		...overrides,
+	});
 
 function digests(changes: ReportedChange[], groupBy: DigestGroup = 'shop', maxListed = 50): IDataObject[] {
 	return buildDigests(changes, { digestId: DIGEST_ID, groupBy, maxListed });
@@ -211,5 +248,75 @@ describe('the HTML is safe to send whatever a hotel is called', () => {
 		const [digest] = digests([up(5, { hotelName: name })], 'hotel');
 		expect(textLines(digest)[0]).toBe(`*${name} (100001): 1 rate change (1 up)*`);
 		expect(digest.hotelName).toBe(name);
+	});
+});
+
+describe('undercuts, rank changes and parity losses in the digest', () => {
+	it('describes each in a line a message can post', () => {
+		const [digest] = digests([undercut(), rankChanged({ hotelCode: 100002, hotelName: 'Quay Inn' }), parityLoss({ hotelCode: 100003 })]);
+		expect(textLines(digest).slice(1)).toEqual([
+			'• Harbour View Hotel (100001), all websites, 2025-04-10, 1 night: undercut by hotel 100067 Quay Inn at 180.00 EUR, 10.0 % below your 200.00 EUR',
+			'• Harbour View Hotel (100003), website 5, 2025-04-10, 1 night, Double: parity loss: 184.00 EUR, 8.0 % below website 2\'s 200.00 EUR (medium)',
+			'• Quay Inn (100002), all websites, 2025-04-10, 1 night: rank 1 → 3 of 4, at 200.00 EUR',
+		]);
+	});
+
+	it('shows each in a row of the HTML table, with what it was compared with', () => {
+		const [digest] = digests([undercut(), rankChanged({ hotelCode: 100002, hotelName: 'Quay Inn' }), parityLoss({ hotelCode: 100003 })]);
+		expect(htmlRows(digest)).toEqual([
+			'<tr><td>Harbour View Hotel (100001)</td><td>all</td><td>2025-04-10</td><td>1</td><td></td><td>undercut</td><td>hotel 100067 Quay Inn: 180.00 EUR</td><td>200.00 EUR</td><td>10.0 %</td></tr>',
+			'<tr><td>Harbour View Hotel (100003)</td><td>5</td><td>2025-04-10</td><td>1</td><td>Double</td><td>parity loss</td><td>website 2: 200.00 EUR</td><td>184.00 EUR</td><td>-8.0 %</td></tr>',
+			'<tr><td>Quay Inn (100002)</td><td>all</td><td>2025-04-10</td><td>1</td><td></td><td>rank changed</td><td>rank 1 → 3 of 4</td><td>200.00 EUR</td><td></td></tr>',
+		]);
+	});
+
+	it('escapes what they were compared with in the HTML', () => {
+		const [digest] = digests([undercut({ comparedWith: 'hotel 100067 Bed & <Breakfast>' })]);
+		expect(digest.html).toContain('<td>hotel 100067 Bed &amp; &lt;Breakfast&gt;: 180.00 EUR</td>');
+	});
+
+	it('lists them by how far below: an undercut or a loss by its percentage, a rank change as no move', () => {
+		const result = digests([rankChanged({ hotelCode: 100002 }), parityLoss({ changePercent: -8 }), undercut({ changePercent: 12 }), up(9), parityLoss({ changePercent: -15, websiteCode: 11 })]);
+		expect(listed(result[0]).map(({ changeType, changePercent }) => `${changeType} ${changePercent}`)).toEqual([
+			'parityLoss -15',
+			'undercut 12',
+			'up 9',
+			'parityLoss -8',
+			'rankChanged null',
+		]);
+	});
+
+	it('counts each type in its own field and in the first line, after the rate moves', () => {
+		const [digest] = digests([undercut(), undercut({ hotelCode: 100002 }), rankChanged(), parityLoss(), parityLoss({ websiteCode: 11 }), parityLoss({ websiteCode: 12 }), down(4)]);
+		expect(digest).toMatchObject({ changeCount: 7, up: 0, down: 1, soldOut: 0, backOnSale: 0, firstSeen: 0, undercut: 2, rankChanged: 1, parityLoss: 3 });
+		expect(textLines(digest)[0]).toBe('*Rate shop 7: 7 rate changes (1 down, 2 undercut, 1 rank changed, 3 parity loss)*');
+	});
+});
+
+describe('Group By hotel and day: one digest per hotel and check-in day', () => {
+	const changes = [
+		parityLoss({ hotelCode: 100001, checkIn: '2025-04-11' }),
+		undercut({ hotelCode: 100001, checkIn: '2025-04-10' }),
+		undercut({ hotelCode: 99999, hotelName: 'Old Town Inn', checkIn: '2025-04-12' }),
+		parityLoss({ hotelCode: 100001, checkIn: '2025-04-10', websiteCode: 11 }),
+		up(5, { hotelCode: 99999, hotelName: 'Old Town Inn', checkIn: '2025-04-09' }),
+	];
+
+	it('orders them by hotel code as a number, then by day', () => {
+		const result = digests(changes, 'hotelDay');
+		expect(result.map(({ hotelCode, checkIn }) => `${hotelCode} ${checkIn}`)).toEqual(['99999 2025-04-09', '99999 2025-04-12', '100001 2025-04-10', '100001 2025-04-11']);
+	});
+
+	it('gives each its hotel and day, no shop, and only its own changes', () => {
+		const result = digests(changes, 'hotelDay');
+		expect(result[2]).toMatchObject({ hotelCode: 100001, hotelName: 'Harbour View Hotel', checkIn: '2025-04-10', changeCount: 2, undercut: 1, parityLoss: 1 });
+		expect(result.every((digest) => !('shopId' in digest))).toBe(true);
+		expect(listed(result[2]).map(({ changeType, websiteCode }) => `${changeType} ${websiteCode}`)).toEqual(['undercut 0', 'parityLoss 11']);
+	});
+
+	it('titles each with the hotel and the day', () => {
+		const result = digests(changes, 'hotelDay');
+		expect(textLines(result[0])[0]).toBe('*Old Town Inn (99999), 2025-04-09: 1 rate change (1 up)*');
+		expect(textLines(result[3])[0]).toBe('*Harbour View Hotel (100001), 2025-04-11: 1 rate change (1 parity loss)*');
 	});
 });
