@@ -6,9 +6,10 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { listAirports, parseAirportCodes } from '../shared/airports';
 import { AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
 import { listingOptionFields, returnAllFields, runListing } from '../shared/paging';
+
+import { listAirports, parseAirportCodes } from './airports';
 
 export class TravelPricingAirports implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,7 +52,7 @@ export class TravelPricingAirports implements INodeType {
 		const output = await runListing(
 			this,
 			(itemIndex) => parseAirportCodes('Codes', this.getNodeParameter('codes', itemIndex, '')),
-			async (codes, settings) => await listAirports(this, { codes, ...settings }),
+			async (codes, settings) => await listAirports(this, codes, settings),
 		);
 		return [output];
 	}

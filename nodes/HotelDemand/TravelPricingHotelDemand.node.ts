@@ -14,7 +14,6 @@ import { optionalCalendarDay, parsePositiveInteger } from '../shared/fields';
 import { runPerItem } from '../shared/itemOutcomes';
 import { optionFields, requestOptionsFrom, throttleAdvice } from '../shared/options';
 import { apiRequest } from '../shared/transport';
-import type { HotelDemandResponse } from '../shared/types';
 
 import {
 	dayRange,
@@ -22,6 +21,7 @@ import {
 	type DateOrderChoice,
 	type DayRange,
 	type DemandOutput,
+	type HotelDemandResponse,
 } from './demand';
 
 const THROTTLE_ADVICE = throttleAdvice(optionFields({ concurrency: true }));

@@ -1,5 +1,26 @@
 import { FieldError } from '../shared/errors';
-import type { DemandEventRecord, DemandValueRow, HotelDemandResponse } from '../shared/types';
+
+/** The result of a hotel demand shop (SERVICE-SPEC.md part 2 and 4.7). One row of a demand value table: HotelCode, HotelName and one integer member per date. */
+export type DemandValueRow = { HotelCode: number; HotelName: string } & Record<string, number | string>;
+
+export interface DemandEventRecord {
+	id: number;
+	eventName: string;
+	venue: string;
+	category: string;
+	city: string;
+	date: string;
+	Estimated_Attendees: number;
+	latitude: number;
+	longitude: number;
+}
+
+export interface HotelDemandResponse {
+	'Absolute_Value.json': DemandValueRow[];
+	'Events_registered.json': DemandValueRow[];
+	'Relative_Values.json': DemandValueRow[];
+	'Event_records.json': DemandEventRecord[];
+}
 
 /**
  * Pure shaping of a hotel demand shop result (GET /hoteldemanddata/{demandId}, spec 4.7): reading

@@ -6,7 +6,31 @@ import { parsePositiveInteger } from '../shared/fields';
 import { requestLimiter } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
-import type { Hotel, Source } from '../shared/types';
+
+/** One of a hotel's sources, as SERVICE-SPEC.md part 2 gives it. */
+export interface Source {
+	websitecode: number;
+	websitename: string;
+	url: string;
+	channeltype: string;
+	snapshotavailable: boolean;
+}
+
+/** A hotel record, as SERVICE-SPEC.md part 2 gives it. */
+export interface Hotel {
+	hotelcode: number;
+	hotelname: string;
+	address: string;
+	city: string;
+	state: string;
+	zip: string;
+	country: string;
+	starrating: string;
+	lat: number;
+	long: number;
+	/** The spec types it as "object"; a list is as plausible (docs/api-assumptions.md). */
+	sources: Source[] | Record<string, Source> | Source;
+}
 
 export const HOTEL_CODE_FIELD = 'Hotel Code';
 

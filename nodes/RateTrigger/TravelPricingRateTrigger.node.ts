@@ -14,7 +14,6 @@ import { FieldError, invalidValueMessage } from '../shared/errors';
 import { retryPolicyFrom } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
-import type { WebhookRegistration } from '../shared/types';
 
 import {
 	deliveryAuthFrom,
@@ -23,6 +22,7 @@ import {
 	webhookRegistration,
 	type DeliveryAuth,
 	type DeliveryAuthParameters,
+	type WebhookRegistration,
 } from './deliveryAuth';
 import { rateTriggerProperties } from './description';
 import { receiveRateDelivery, type ReceiveOutcome } from './rateDelivery';

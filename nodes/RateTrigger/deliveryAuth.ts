@@ -2,7 +2,18 @@ import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
 import { FieldError } from '../shared/errors';
 import { parseRequiredText } from '../shared/fields';
-import type { WebhookRegistration } from '../shared/types';
+
+export type WebhookAuthType = 'none' | 'basic' | 'bearer' | 'header';
+
+export interface WebhookRegistration {
+	endpoint: string;
+	authType: WebhookAuthType;
+	userName?: string;
+	password?: string;
+	token?: string;
+	/** Not named by the spec: the header that carries `token` when authType is `header`. */
+	headerName?: string;
+}
 
 /**
  * How the service proves a rate delivery is its own (spec part 5: the `authType` registered with

@@ -16,16 +16,17 @@ const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 /** The types a field of spec part 6 can have; the text ones with a format carry its wording. */
 type FieldType = 'integer' | 'decimal' | 'text' | 'boolean' | 'timestamp' | 'utcTimestamp' | 'currency';
 interface FieldTable {
-	[field: string]: FieldType | FieldTable;
+	readonly [field: string]: FieldType | FieldTable;
 }
 
 /**
  * Spec part 6, field by field with its type; a nested table is a nested object. Every field is
  * required: a delivery that lacks one is answered 400, unless the user lets invalid records
  * through (then it is marked). The check only judges: the item is the record itself, so unknown
- * fields the service adds (a record id, say) are kept.
+ * fields the service adds (a record id, say) are kept. This table is the one statement of part 6:
+ * the RateRecord type below is derived from it.
  */
-const RATE_RECORD_FIELDS: FieldTable = {
+const RATE_RECORD_FIELDS = {
 	shopId: 'integer',
 	dtCollected: 'utcTimestamp',
 	websiteCode: 'integer',
@@ -76,7 +77,19 @@ const RATE_RECORD_FIELDS: FieldTable = {
 	statusCode: 'integer',
 	otherRatings: { htlRating: 'decimal', aptRating: 'decimal', dotsRating: 'decimal' },
 	ratingFlags: { preferredPartner: 'boolean', preferredPlus: 'boolean' },
-};
+} as const satisfies FieldTable;
+
+/** The value a field of one type holds in a valid record. */
+type FieldValue<T> = T extends 'integer' | 'decimal'
+	? number
+	: T extends 'boolean'
+		? boolean
+		: T extends FieldType
+			? string
+			: { -readonly [Name in keyof T]: FieldValue<T[Name]> };
+
+/** A rate record as the service posts it to a registered webhook (spec part 6), once it passed the check. */
+export type RateRecord = FieldValue<typeof RATE_RECORD_FIELDS>;
 
 /** What is wrong with one present value of a field, or undefined when nothing is. */
 type ValueCheck = (value: unknown) => string | undefined;

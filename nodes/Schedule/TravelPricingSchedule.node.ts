@@ -13,7 +13,6 @@ import { runInOrder } from '../shared/itemOutcomes';
 import { optionFields, retryPolicyFrom, throttleAdvice } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
-import type { Schedule, ScheduleFields } from '../shared/types';
 
 import { scheduleProperties, type ScheduleOperation } from './description';
 import { nextRuns, type NextRuns } from './nextRuns';
@@ -23,6 +22,8 @@ import {
 	parseScheduleId,
 	scheduleFieldsFrom,
 	selectionOrAll,
+	type Schedule,
+	type ScheduleFields,
 	type ScheduleInput,
 } from './scheduleFields';
 

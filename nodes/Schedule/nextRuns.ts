@@ -1,6 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 
-import type { ScheduleFields } from '../shared/types';
+import type { ScheduleFields } from './scheduleFields';
 
 import {
 	MONTH_NAMES,

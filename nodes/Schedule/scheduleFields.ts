@@ -9,7 +9,26 @@ import {
 	WEEKDAY_RULE_TEXT,
 	weekdayNumber,
 } from '../shared/fields';
-import type { ScheduleFields } from '../shared/types';
+
+/** A schedule's fields, as SERVICE-SPEC.md part 2 gives them: what create and update send. */
+export interface ScheduleFields {
+	schedulename: string;
+	rateshopid: number;
+	year: string;
+	month: string;
+	dow: string;
+	day: string;
+	hour: string;
+	minute: string;
+	seconds: string;
+	status?: 0 | 1;
+	startdate: string;
+	enddate?: string;
+}
+
+export interface Schedule extends ScheduleFields {
+	scheduleid: number;
+}
 
 /**
  * Parsers for the schedule fields (SERVICE-SPEC part 2, "Schedule"). Each takes what n8n hands

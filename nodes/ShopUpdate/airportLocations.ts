@@ -7,7 +7,7 @@ import {
 
 import { searchAirports } from '../shared/airports';
 import { AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
-import type { Airport } from '../shared/types';
+import type { Airport } from '../shared/airports';
 
 const AIRPORTS_PER_PAGE = 100;
 const PAGES_PER_TEXT_SEARCH = 5;

@@ -10,7 +10,30 @@ import {
 	weekdayNumber,
 	wholeNumber,
 } from '../shared/fields';
-import type { Market, MessageResponse, ShopUpdate } from '../shared/types';
+
+/** One market of a shop: a pickup and a drop location. */
+export interface Market {
+	pickupLocation: string;
+	dropLocation: string;
+}
+
+/** A shop's configuration as the shop update sends it (SERVICE-SPEC.md part 2). */
+export interface ShopUpdate {
+	shopName: string;
+	markets: Market[];
+	websiteCode: number[];
+	cob: string;
+	lor: number;
+	currency: string;
+	horizon: number;
+	horizonDow?: number[];
+	pickupTime: string;
+	dropTime: string;
+}
+
+export interface MessageResponse {
+	message: string;
+}
 
 /** The field labels as the node shows them, so an error names what the user sees. */
 export const SHOP_FIELD = {

@@ -104,6 +104,24 @@ export async function runListing<TQuery>(
 }
 
 /**
+ * One item's listing read with the shared pager: all of it or the first `limit`, the pages after
+ * the first asked for as many at once as the node's Concurrency lets through. `fetchPage` gets the
+ * page number and the page size to ask for.
+ */
+export async function readListing<T>(
+	settings: ListingSettings,
+	fetchPage: (pageNumber: number, pageSize: number) => Promise<Page<T>>,
+): Promise<T[]> {
+	const { limit, limiter } = settings;
+	// Asking for fewer than a page when fewer are wanted keeps a small limit to one small request.
+	const pageSize = limit === undefined ? settings.pageSize : Math.min(settings.pageSize, limit);
+	return await fetchPages(async (pageNumber) => await fetchPage(pageNumber, pageSize), {
+		limit,
+		concurrency: limiter?.size ?? 1,
+	});
+}
+
+/**
  * Reads page 1 to learn the total, then fetches only the pages still needed, several at once,
  * and returns the records in the service's order.
  */

@@ -1,5 +1,5 @@
 import { FieldError } from '../../nodes/shared/errors';
-import { parseAirportCodes } from '../../nodes/shared/airports';
+import { parseAirportCodes } from '../../nodes/Airports/airports';
 
 describe('airport codes are IATA codes: three letters, any case, sent upper-case', () => {
 	it.each([

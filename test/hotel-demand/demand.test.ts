@@ -7,8 +7,8 @@ import {
 	resolveDemandDates,
 	shapeDemand,
 	type DateOrderChoice,
+	type HotelDemandResponse,
 } from '../../nodes/HotelDemand/demand';
-import type { HotelDemandResponse } from '../../nodes/shared/types';
 
 type Row = Record<string, number | string>;
 

@@ -4,15 +4,11 @@
  * the package's own types, so the simulator and the nodes cannot drift apart.
  */
 
-import type { RateRecord as SpecRateRecord } from '../../nodes/shared/types';
+import type { RateRecord as SpecRateRecord } from '../../nodes/RateTrigger/rateRecord';
 
-export type {
-	Airport,
-	Market,
-	ShopUpdate as ShopConfig,
-	WebhookAuthType as AuthType,
-	WebhookRegistration,
-} from '../../nodes/shared/types';
+export type { Airport } from '../../nodes/shared/airports';
+export type { Market, ShopUpdate as ShopConfig } from '../../nodes/ShopUpdate/shopFields';
+export type { WebhookAuthType as AuthType, WebhookRegistration } from '../../nodes/RateTrigger/deliveryAuth';
 
 export interface Source {
 	websitecode: number;

@@ -1,7 +1,7 @@
 import { DateTime, IANAZone } from 'luxon';
 
 import { nextRuns, wallTimeInstant } from '../../nodes/Schedule/nextRuns';
-import type { ScheduleFields } from '../../nodes/shared/types';
+import type { ScheduleFields } from '../../nodes/Schedule/scheduleFields';
 import { DAILY_FROM_2030_SCHEDULE_BODY } from '../harness/fixtures';
 
 const BERLIN = 'Europe/Berlin';

@@ -1,7 +1,7 @@
 import type { IHttpRequestOptions, ILoadOptionsFunctions, INode } from 'n8n-workflow';
 
 import { airportListItem, airportMatches, searchAirportLocations } from '../../nodes/ShopUpdate/airportLocations';
-import type { Airport } from '../../nodes/shared/types';
+import type { Airport } from '../../nodes/shared/airports';
 
 function airport(airportCode: string, airportName: string, city: string, isActiveStatus = true): Airport {
 	return { _id: `id-${airportCode}`, id: airportCode, airportCode, airportName, city, isActiveStatus };
