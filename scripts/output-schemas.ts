@@ -1,7 +1,7 @@
 /**
  * `npm run schemas`: writes each node's output schema (nodes/<Node>/__schema__/), inferred from
  * what the node puts out against the sandbox (see test/harness/outputSchemas.ts). Run it after a
- * change to what a node outputs; test/foundation/outputSchemas.engine.test.ts fails until then.
+ * change to what a node outputs; test/package/outputSchemas.engine.test.ts fails until then.
  */
 import fs from 'node:fs';
 import path from 'node:path';

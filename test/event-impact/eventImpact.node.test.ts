@@ -173,7 +173,7 @@ describe('each filter reaches the service in the spec\'s form and filters for re
 });
 
 describe('Start Date is a day in the workflow\'s timezone, as in every node', () => {
-	// The same rule in every node, with timezones far from UTC: test/foundation/workflowTimezone.engine.test.ts.
+	// The same rule in every node, with timezones far from UTC: test/package/workflowTimezone.engine.test.ts.
 	it('reads {{ $now }} as today where the workflow runs', async () => {
 		const timezone = 'Pacific/Kiritimati';
 		const result = await findEvents({ returnAll: false, limit: 1, filters: { startDate: '={{ $now }}' } }, [{}], false, timezone);

@@ -16,7 +16,7 @@ import { DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './fixtures';
  * the fields of the next items, ready to drag into an expression). n8n reads them from
  * `<node folder>/__schema__/v<version>[/<operation>].json`, as its own nodes ship them. Each is
  * inferred from what the node really puts out against the sandbox, so `npm run schemas` writes
- * them and test/foundation/outputSchemas.engine.test.ts fails when a node's output changes shape
+ * them and test/package/outputSchemas.engine.test.ts fails when a node's output changes shape
  * and its schema was not written again.
  */
 

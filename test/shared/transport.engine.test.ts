@@ -112,6 +112,7 @@ describe('a connection that breaks once the request was sent', () => {
 			idempotent: false,
 		});
 		expect(error?.message).toBe('The connection broke after POST /webhook was sent: the request may have reached the service');
+		expect(error?.description).toMatch(/\(ECONNRESET\).*did not send the request again.*Check in the service whether it took effect/);
 		expect(sandbox.requests({ endpoint: 'webhook' })).toHaveLength(1);
 		expect(sandbox.webhooks()).toHaveLength(1);
 	});

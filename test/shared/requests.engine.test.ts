@@ -1,7 +1,8 @@
 /**
- * How every node sends its requests, proven in the real engine against the real sandbox: a write
- * is never sent twice, numeric options are checked like any field, Retry-After is honoured within
- * the time budget, Concurrency bounds the requests in flight, and a 429 names the node's options.
+ * How every node sends its requests through nodes/shared, proven in the real engine against the
+ * real sandbox: numeric options are checked like any field, Retry-After is honoured within the
+ * time budget, Concurrency bounds the requests in flight, and a 429 names the node's options.
+ * (A dropped connection after a write: transport.engine.test.ts.)
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -18,36 +19,6 @@ beforeEach(() => {
 async function run(nodeType: string, parameters: INodeParameters, items: IDataObject[] = [{}], continueOnFail = false) {
 	return await runNode({ nodeType, parameters, items, credentials: credentialsFor(sandbox), continueOnFail });
 }
-
-describe('a connection that breaks after a write was sent does not repeat the write', () => {
-	it('creates one schedule and says the request may have reached the service', async () => {
-		sandbox.setFaults({ schedule: { pDrop: 1, times: 1 } });
-		const result = await run('travelPricingSchedule', { ...DAILY_FROM_2030_SCHEDULE, options: {} });
-
-		expect(sandbox.schedules()).toHaveLength(1);
-		expect(sandbox.requests({ endpoint: 'schedule' })).toEqual([expect.objectContaining({ method: 'POST', dropped: true })]);
-		expect(result.error?.message).toBe('The connection broke after POST /schedule was sent: the request may have reached the service');
-		expect(result.error?.description).toMatch(/\(ECONNRESET\).*did not send the request again.*Check in the service whether it took effect/);
-	});
-
-	it('still retries a lookup under the same fault: Hotel Info', async () => {
-		sandbox.setFaults({ hotelinfo: { pDrop: 1, times: 1 } });
-		const result = await run('travelPricingHotelInfo', { hotelCode: '100001', options: {} });
-
-		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json.hotelcode)).toEqual([100001]);
-		expect(sandbox.requests({ endpoint: 'hotelinfo' }).map((request) => request.dropped ?? false)).toEqual([true, false]);
-	});
-
-	it('still retries a lookup under the same fault: Event Impact', async () => {
-		sandbox.setFaults({ eventimpact: { pDrop: 1, times: 1 } });
-		const result = await run('travelPricingEventImpact', { returnAll: false, limit: 3, filters: {}, options: {} });
-
-		expect(result.error).toBeUndefined();
-		expect(result.items).toHaveLength(3);
-		expect(sandbox.requests({ endpoint: 'eventimpact' })).toHaveLength(2);
-	});
-});
 
 describe('numeric options are checked like every field, before the item sends anything', () => {
 	const cases: Array<{
