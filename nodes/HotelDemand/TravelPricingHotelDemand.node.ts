@@ -12,7 +12,8 @@ import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { asItemError, FieldError, invalidInputError } from '../shared/errors';
 import { optionalCalendarDay, parsePositiveInteger } from '../shared/fields';
 import { runPerItem } from '../shared/itemOutcomes';
-import { optionFields, requestOptionsFrom, throttleAdvice } from '../shared/options';
+import { optionFields, requestOptionsFrom } from '../shared/options';
+import { throttleAdvice } from '../shared/throttleAdvice';
 import { apiRequest } from '../shared/transport';
 
 import {

@@ -11,7 +11,8 @@ import {
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { checkItems, inItemOrder } from '../shared/itemOutcomes';
-import { numberOption, optionFields, requestOptionsFrom, throttleAdvice } from '../shared/options';
+import { numberOption, optionFields, requestOptionsFrom } from '../shared/options';
+import { throttleAdvice } from '../shared/throttleAdvice';
 
 import { hotelRows, lookUpHotels, parseHotelCode, type HotelQuery } from './hotelInfo';
 

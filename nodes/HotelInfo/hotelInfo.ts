@@ -1,9 +1,8 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INode } from 'n8n-workflow';
 
-import type { Settled } from '../shared/concurrency';
+import { requestLimiter, type Settled } from '../shared/concurrency';
 import { asItemError } from '../shared/errors';
 import { parsePositiveInteger } from '../shared/fields';
-import { requestLimiter } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 

@@ -10,7 +10,8 @@ import {
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { runInOrder } from '../shared/itemOutcomes';
-import { optionFields, retryPolicyFrom, throttleAdvice } from '../shared/options';
+import { optionFields, retryPolicyFrom } from '../shared/options';
+import { throttleAdvice } from '../shared/throttleAdvice';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 

@@ -11,7 +11,8 @@ import {
 import { ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
 import { WEEKDAY_OPTIONS } from '../shared/fields';
 import { runInOrder } from '../shared/itemOutcomes';
-import { optionFields, retryPolicyFrom, throttleAdvice } from '../shared/options';
+import { optionFields, retryPolicyFrom } from '../shared/options';
+import { throttleAdvice } from '../shared/throttleAdvice';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 

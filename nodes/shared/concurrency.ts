@@ -1,3 +1,5 @@
+import { DEFAULT_CONCURRENCY } from './options';
+
 /**
  * Runs `task` over `inputs` with at most `concurrency` at once and keeps the results in input order.
  * Once a task fails no new one starts, so a search whose page failed sends no further pages.
@@ -62,4 +64,13 @@ export class RequestLimiter {
 			else this.active--;
 		}
 	}
+}
+
+/**
+ * The limiter of one node execution. Concurrency belongs to the node, not to an item: when an
+ * expression gives items different values, the smallest holds, so no item's limit is passed.
+ */
+export function requestLimiter(concurrencies: readonly number[]): RequestLimiter {
+	const size = concurrencies.reduce((smallest, value) => Math.min(smallest, value), Infinity);
+	return new RequestLimiter(Number.isFinite(size) ? size : DEFAULT_CONCURRENCY);
 }

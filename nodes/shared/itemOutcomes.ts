@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { settle, type RequestLimiter, type Settled } from './concurrency';
+import { requestLimiter, settle, type RequestLimiter, type Settled } from './concurrency';
 import { asItemError } from './errors';
-import { requestLimiter } from './options';
 
 /**
  * One item's failure as n8n's "On Error" setting wants it: thrown, so the node stops, unless the

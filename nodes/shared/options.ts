@@ -1,8 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { RequestLimiter } from './concurrency';
 import { parseDecimal, parseWholeNumber } from './fields';
 import type { RetryPolicy } from './retry';
+
+/**
+ * The options every node shares in its Options collection: each one's field, and its reading,
+ * checked against the bounds that same field shows the user.
+ */
 
 /** The default of every node's Concurrency (docs/benchmarks.md, benchmark 1b, for how it was chosen). */
 export const DEFAULT_CONCURRENCY = 10;
@@ -98,32 +102,4 @@ export function retryPolicyFrom(options: IDataObject): RetryPolicy {
  * requests reads from its Options collection. */
 export function requestOptionsFrom(options: IDataObject): { retry: RetryPolicy; concurrency: number } {
 	return { retry: retryPolicyFrom(options), concurrency: numberOption(options, concurrencyOption) };
-}
-
-/**
- * The limiter of one node execution. Concurrency belongs to the node, not to an item: when an
- * expression gives items different values, the smallest holds, so no item's limit is passed.
- */
-export function requestLimiter(concurrencies: readonly number[]): RequestLimiter {
-	const size = concurrencies.reduce((smallest, value) => Math.min(smallest, value), Infinity);
-	return new RequestLimiter(Number.isFinite(size) ? size : DEFAULT_CONCURRENCY);
-}
-
-/**
- * What to tell a user whose requests the service keeps answering 429, naming only the options the
- * node has (its Options collection).
- */
-export function throttleAdvice(optionFields: readonly INodeProperties[]): string {
-	const has = (name: string) => optionFields.some((field) => field.name === name);
-	const changes = [
-		has('concurrency') ? 'lower "Concurrency"' : undefined,
-		has('batchSize') ? 'raise "Batch Size" (more hotel codes per request, so fewer requests)' : undefined,
-		has('pageSize') ? 'raise "Page Size" (fewer pages, so fewer requests)' : undefined,
-		has('maxRetryWaitSeconds') ? 'raise "Max Retry Wait (Seconds)" so the node waits longer' : undefined,
-	].filter((change): change is string => change !== undefined);
-	const advice =
-		changes.length === 0
-			? 'Wait a while before running it again.'
-			: `In the node's options, ${changes.slice(0, -1).join(', ')}${changes.length > 1 ? ' or ' : ''}${changes[changes.length - 1]}.`;
-	return `The service is rate-limiting this account. ${advice}`;
 }

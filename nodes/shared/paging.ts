@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { mapWithConcurrency } from './concurrency';
 import { parsePositiveInteger } from './fields';
 import { runPerItem } from './itemOutcomes';
-import { numberOption, optionFields, pageSizeOption, requestOptionsFrom, throttleAdvice } from './options';
+import { numberOption, optionFields, pageSizeOption, requestOptionsFrom } from './options';
+import { throttleAdvice } from './throttleAdvice';
 import type { RequestSettings } from './transport';
 
 /**

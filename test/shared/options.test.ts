@@ -2,13 +2,9 @@ import { FieldError } from '../../nodes/shared/errors';
 import {
 	DEFAULT_CONCURRENCY,
 	pageSizeOption,
-	requestLimiter,
 	requestOptionsFrom,
 	retryPolicyFrom,
-	throttleAdvice,
-	concurrencyOption,
 	numberOption,
-	retryOptionFields,
 } from '../../nodes/shared/options';
 
 describe('numeric options are read against the bounds their fields show', () => {
@@ -45,52 +41,5 @@ describe('numeric options are read against the bounds their fields show', () => 
 		expect(() => requestOptionsFrom({ concurrency: 'abc' })).toThrow('Concurrency "abc": must be a whole number from 1 to 50');
 		expect(() => requestOptionsFrom({ concurrency: 0 })).toThrow('must be a whole number from 1 to 50');
 		expect(() => numberOption({ pageSize: '1e2' }, pageSizeOption)).toThrow('Page Size "1e2": must be a whole number of 1 or more');
-	});
-});
-
-describe('one Concurrency for the whole node execution', () => {
-	it('takes the smallest of the items\' values, or the default without any', () => {
-		expect(requestLimiter([8, 3, 5]).size).toBe(3);
-		expect(requestLimiter([]).size).toBe(DEFAULT_CONCURRENCY);
-	});
-
-	it('never has more than its size in flight, and serves waiting requests in order', async () => {
-		const limiter = requestLimiter([2]);
-		let inFlight = 0;
-		let most = 0;
-		const started: number[] = [];
-		const send = async (index: number) =>
-			await limiter.run(async () => {
-				started.push(index);
-				most = Math.max(most, ++inFlight);
-				await new Promise((resolve) => setTimeout(resolve, 5));
-				inFlight--;
-				return index;
-			});
-		expect(await Promise.all([0, 1, 2, 3, 4, 5].map(send))).toEqual([0, 1, 2, 3, 4, 5]);
-		expect(most).toBe(2);
-		expect(started).toEqual([0, 1, 2, 3, 4, 5]);
-	});
-
-	it('gives the place back when a request fails', async () => {
-		const limiter = requestLimiter([1]);
-		await expect(limiter.run(async () => await Promise.reject(new Error('refused')))).rejects.toThrow('refused');
-		expect(await limiter.run(async () => await Promise.resolve('next'))).toBe('next');
-	});
-});
-
-describe('the 429 advice names only the options a node has', () => {
-	it('names Max Retry Wait alone for a node with only the retry options', () => {
-		expect(throttleAdvice(retryOptionFields)).toBe(
-			'The service is rate-limiting this account. In the node\'s options, raise "Max Retry Wait (Seconds)" so the node waits longer.',
-		);
-	});
-
-	it('names Concurrency and Page Size where the node has them', () => {
-		const advice = throttleAdvice([concurrencyOption, pageSizeOption, ...retryOptionFields]);
-		expect(advice).toBe(
-			'The service is rate-limiting this account. In the node\'s options, lower "Concurrency", raise "Page Size" (fewer pages, so fewer requests) or raise "Max Retry Wait (Seconds)" so the node waits longer.',
-		);
-		expect(advice).not.toContain('Batch Size');
 	});
 });
