@@ -92,18 +92,24 @@ export interface NodeRun {
 	error?: string;
 }
 
-/** Run data of a stored execution, by node name (n8n stores it in the `flatted` format). */
-export async function executionRunData(n8n: N8nInstance, executionId: string): Promise<Record<string, NodeRun>> {
+/** A stored execution's run data: each node's runs, with the items of each output. */
+export type RunData = Record<
+	string,
+	Array<{ executionTime: number; data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: { message?: string } }>
+>;
+
+/** The run data of a stored execution (n8n stores it in the `flatted` format). */
+export async function storedRunData(n8n: N8nInstance, executionId: string): Promise<RunData> {
 	const response = await n8n.request<{ data: { data: string } }>('GET', `/rest/executions/${executionId}`);
 	if (response.status !== 200) throw new Error(`/rest/executions/${executionId} answered ${response.status}`);
 	const flatted = createRequire(path.join(n8n.runtime.dir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): unknown };
-	const data = flatted.parse(response.body.data.data) as {
-		resultData: {
-			runData: Record<string, Array<{ executionTime: number; data?: { main: Array<unknown[] | null> }; error?: { message?: string } }>>;
-		};
-	};
+	return (flatted.parse(response.body.data.data) as { resultData: { runData: RunData } }).resultData.runData;
+}
+
+/** Each node's time (over all its runs), the items of its last run, and its error. */
+export function summarizeRuns(runData: RunData): Record<string, NodeRun> {
 	const runs: Record<string, NodeRun> = {};
-	for (const [name, nodeRuns] of Object.entries(data.resultData.runData)) {
+	for (const [name, nodeRuns] of Object.entries(runData)) {
 		const last = nodeRuns[nodeRuns.length - 1];
 		runs[name] = {
 			executionTime: nodeRuns.reduce((sum, run) => sum + run.executionTime, 0),
@@ -112,6 +118,17 @@ export async function executionRunData(n8n: N8nInstance, executionId: string): P
 		};
 	}
 	return runs;
+}
+
+/** The items of one output of a node's last run (an IF node's true output is 0). */
+export function nodeOutput(runData: RunData, nodeName: string, output = 0): Array<Record<string, unknown>> {
+	const runs = runData[nodeName] ?? [];
+	return (runs[runs.length - 1]?.data?.main[output] ?? []).map((item) => item.json);
+}
+
+/** Run data of a stored execution, by node name. */
+export async function executionRunData(n8n: N8nInstance, executionId: string): Promise<Record<string, NodeRun>> {
+	return summarizeRuns(await storedRunData(n8n, executionId));
 }
 
 /**

@@ -8,6 +8,7 @@ import { hotelDemand, LARGE_DEMAND_ID } from './cases/hotelDemand';
 import { packageWeight } from './cases/packageWeight';
 import { perItemRequests } from './cases/perItemRequests';
 import { queueTrigger } from './cases/queueTrigger';
+import { rateChanges } from './cases/rateChanges';
 import { KEPT_HOTEL, rateTrigger, type TriggerCase } from './cases/rateTrigger';
 import { startBenchEnvironment, type BenchEnvironment } from './environment';
 import { progress } from './measure';
@@ -93,8 +94,8 @@ async function main(): Promise<void> {
 		webhookSplitOut: workflows.webhookWorkflow('benchWebhookSplt', 'splitOut'),
 		webhookIf: workflows.webhookWorkflow('benchWebhookIfNd', { hotelCode: KEPT_HOTEL }),
 	};
-	// Benchmarks 1 to 5 share one n8n; benchmark 6 starts its own.
-	const shared = ['1', '2', '3', '4', '5'].some(wanted);
+	// Benchmarks 1 to 5 and 7 share one n8n; benchmark 6 starts its own.
+	const shared = ['1', '2', '3', '4', '5', '7'].some(wanted);
 	try {
 		if (shared) env = await startBenchEnvironment(VERSION, (sandbox) => {
 			const pairs = [
@@ -215,6 +216,9 @@ async function main(): Promise<void> {
 					await measure(spec.id, spec.title, () => rateTrigger(ready, spec, DELIVERY_TOKEN, TRIGGER_ROUNDS));
 				}
 			}
+
+			// Last in the shared n8n: its tables and its large executions stay in n8n's database.
+			if (wanted('7')) await measure('7', 'Rate Changes, Detect Changes', () => rateChanges(ready, ROUNDS));
 		}
 	} finally {
 		await env?.close();

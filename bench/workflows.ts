@@ -1,9 +1,11 @@
-import { API_CREDENTIAL, type CredentialSeed, type WorkflowSeed } from '../test/e2e/harness';
+import { RATES_COLUMNS } from '../nodes/RateChanges/tables';
+import { API_CREDENTIAL, N8N_API_CREDENTIAL, type CredentialSeed, type WorkflowSeed } from '../test/e2e/harness';
 
 /**
  * The benchmark workflows, each pair built the way its user would build it in the editor: this
- * package's node with its defaults, against n8n's own nodes (HTTP Request, Webhook, Split Out, IF)
- * with their defaults, changed only where the task needs it (URL, body, pagination, auth).
+ * package's node with its defaults, against n8n's own nodes (HTTP Request, Webhook, Split Out, IF,
+ * Data Table) with their defaults, changed only where the task needs it (URL, body, pagination,
+ * auth, the table).
  *
  * Every measured workflow but the trigger ones starts with a Webhook node that answers when the
  * last node has finished, so one HTTP call runs it and its duration is the wall time a user sees.
@@ -278,4 +280,116 @@ export function webhookWorkflow(id: string, after: 'none' | 'splitOut' | { hotel
 	}
 	const label = after === 'none' ? '' : after === 'splitOut' ? ' + Split Out' : ' + IF';
 	return { seed: chain(id, `Bench: Webhook node${label}`, nodes), path: id };
+}
+
+/** What the stay key of a rate record is for the Data Table nodes: as Rate Changes builds it. */
+const STAY_KEY_EXPRESSION = "={{ [$json.hotelCode, $json.websiteCode, $json.checkIn.slice(0, 10), $json.los, $json.guests, $json.roomType].join('|') }}";
+
+/** A Data Table node on a table given by id, as "From List" stores a picked table. */
+function dataTable(name: string, operation: string, tableId: string, parameters: Record<string, unknown>): Node {
+	return node(name, 'n8n-nodes-base.dataTable', 1.1, { resource: 'row', operation, dataTableId: { __rl: true, mode: 'id', value: tableId }, ...parameters });
+}
+
+/** One condition, stayKey equals `value`. */
+function stayKeyIs(value: string): Record<string, unknown> {
+	return { matchType: 'allConditions', filters: { conditions: [{ keyName: 'stayKey', condition: 'eq', keyValue: value }] } };
+}
+
+/**
+ * The Columns of an insert or upsert: the columns of Rate Changes' own rates table, each set by an
+ * expression on `source` (`$json`, `$('Items').item.json`).
+ */
+function rateColumns(source: string, stayKey: string): Record<string, unknown> {
+	const expression = (name: string): string => {
+		if (name === 'stayKey') return stayKey;
+		return name === 'checkIn' ? `={{ ${source}.checkIn.slice(0, 10) }}` : `={{ ${source}.${name} }}`;
+	};
+	const value = Object.fromEntries(RATES_COLUMNS.map(({ name }) => [name, expression(name)]));
+	const schema = RATES_COLUMNS.map(({ name, type }) => ({ id: name, displayName: name, required: false, defaultMatch: false, display: true, type, canBeUsedToMatch: true }));
+	return { columns: { mappingMode: 'defineBelow', value, matchingColumns: [], schema } };
+}
+
+export interface RateChangesWorkflows {
+	node: BenchWorkflow;
+	builtIn: BenchWorkflow & {
+		/** The nodes of the changed-rate path and of the first-seen path, in the order they run. */
+		changedPath: string[];
+		firstSeenPath: string[];
+		/** The IF node (its true output: the stored rows of the stays whose rate moved) and the Upsert after it. */
+		changedIf: string;
+		upsert: string;
+	};
+}
+
+/**
+ * 7. Rate change alerts: Rate Changes (Detect Changes, its defaults) against what a user builds
+ * from n8n's Data Table nodes. The Data Table node's Get puts out nothing for a stay not stored
+ * yet, so a stay's first record takes a path of its own: Get → IF (stored rate ≠ the record's) →
+ * Upsert by stay key, and beside it "If Row Does Not Exist" → Insert. Both start with a Webhook
+ * call whose body holds the records (answered when the last node finished, without a body: the
+ * first run puts out no alert).
+ */
+export function rateChangesWorkflows(tables: { ratesTable: string; changesTable: string }, builtInTableId: string): RateChangesWorkflows {
+	const start = (path: string): Node[] => [
+		node('Start', 'n8n-nodes-base.webhook', 2.1, { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'noData', options: {} }, { webhookId: path }),
+		node('Items', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body.items', options: {} }),
+	];
+	const rateChanges = node(
+		'Rate Changes',
+		`${PACKAGE}.travelPricingRateChanges`,
+		1,
+		{ operation: 'detectChanges', ratesTable: tables.ratesTable, changesTable: tables.changesTable, options: {} },
+		{ credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL } },
+	);
+
+	const [webhook, items] = start('benchRateChgBltIn');
+	const stored = dataTable('Stored rate', 'get', builtInTableId, { ...stayKeyIs(STAY_KEY_EXPRESSION), returnAll: false, limit: 1 });
+	const changed = node('Rate changed', 'n8n-nodes-base.if', 2.2, {
+		conditions: {
+			options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+			conditions: [
+				{
+					id: 'rate-moved',
+					leftValue: '={{ $json.onsiteRate }}',
+					rightValue: "={{ $('Items').item.json.onsiteRate }}",
+					operator: { type: 'number', operation: 'notEquals' },
+				},
+			],
+			combinator: 'and',
+		},
+		options: {},
+	});
+	const upsert = dataTable('Store new rate', 'upsert', builtInTableId, { ...stayKeyIs('={{ $json.stayKey }}'), ...rateColumns("$('Items').item.json", '={{ $json.stayKey }}'), options: {} });
+	const notStored = dataTable('Not stored yet', 'rowNotExists', builtInTableId, stayKeyIs(STAY_KEY_EXPRESSION));
+	const insert = dataTable('Store first rate', 'insert', builtInTableId, { ...rateColumns('$json', STAY_KEY_EXPRESSION), options: {} });
+	// The changed-rate path above the first-seen one: n8n (execution order v1) runs it first.
+	notStored.position = [Number((stored.position as number[])[0]), 300];
+	insert.position = [Number((upsert.position as number[])[0]), 300];
+	const to = (name: unknown) => [{ node: name, type: 'main', index: 0 }];
+	const builtInSeed: WorkflowSeed = {
+		id: 'benchRateChgBltIn',
+		name: 'Bench: Data Table Get, IF, Upsert (and If Row Does Not Exist, Insert)',
+		nodes: [webhook, items, stored, changed, upsert, notStored, insert],
+		connections: {
+			Start: { main: [to(items.name)] },
+			Items: { main: [[...to(stored.name), ...to(notStored.name)]] },
+			[String(stored.name)]: { main: [to(changed.name)] },
+			[String(changed.name)]: { main: [to(upsert.name), []] },
+			[String(notStored.name)]: { main: [to(insert.name)] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+	return {
+		node: { seed: chain('benchRateChgNode', 'Bench: Rate Changes, Detect Changes', [...start('benchRateChgNode'), rateChanges]), path: 'benchRateChgNode', measuredNode: 'Rate Changes' },
+		builtIn: {
+			seed: builtInSeed,
+			path: 'benchRateChgBltIn',
+			measuredNode: String(upsert.name),
+			changedPath: [String(stored.name), String(changed.name), String(upsert.name)],
+			firstSeenPath: [String(notStored.name), String(insert.name)],
+			changedIf: String(changed.name),
+			upsert: String(upsert.name),
+		},
+	};
 }
