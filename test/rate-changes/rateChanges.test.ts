@@ -73,8 +73,16 @@ describe('a record is read by the fields of its stay, its rates and its collecti
 			currency: 'EUR',
 			onsiteRate: 142.5,
 			netRate: 130,
+			totalRate: 142.5,
 			dtCollected: COLLECTED,
 		});
+	});
+
+	it('reads the total a guest pays: the onsite rate, plus the tax where the website shows it apart (taxStatus 0)', () => {
+		expect(observe({ taxStatus: 1, taxAmount: 12.5 }).totalRate).toBe(142.5);
+		expect(observe({ taxStatus: 0, taxAmount: 12.5 }).totalRate).toBe(155);
+		expect(observe({ taxStatus: 0, taxAmount: 12.5 }, 'netRate').totalRate).toBe(155);
+		expect(observe({ onsiteRate: 0, netRate: 0, taxStatus: 0, taxAmount: 0 }).totalRate).toBeNull();
 	});
 
 	it.each(['hotelCode', 'websiteCode', 'checkIn', 'los', 'guests', 'currency', 'dtCollected', 'onsiteRate'])(
