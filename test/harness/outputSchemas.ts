@@ -10,6 +10,7 @@ import type { RunShopOptions, Sandbox } from '../sandbox';
 import { credentialsFor } from './credentials';
 import { runNode } from './engine';
 import { DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './fixtures';
+import { StandingTables, type StandingRun } from './standing';
 
 /**
  * The output schemas n8n's editor shows for a node that has not run yet (its "schema preview":
@@ -122,6 +123,78 @@ async function detectedChanges(sandbox: Sandbox): Promise<DetectedChange[]> {
 	return detected;
 }
 
+/** The fields a schema types only as null: nothing put out filled them, so their type is unknown. */
+function unfilledFields(schema: JsonSchema, at = ''): string[] {
+	if (schema.type === 'null') return [at || '(the items)'];
+	if (schema.items) return unfilledFields(schema.items, `${at}[]`);
+	return Object.entries(schema.properties ?? {}).flatMap(([key, field]) => unfilledFields(field, at ? `${at}.${key}` : key));
+}
+
+/** Output whose every field some item fills, or an error naming those none does. */
+function filled(label: string, output: IDataObject[]): IDataObject[] {
+	const unfilled = unfilledFields(inferSchema(output));
+	if (unfilled.length > 0) throw new Error(`${label}: the sandbox's runs filled no ${unfilled.join(', ')}`);
+	return output;
+}
+
+/** Shop 5's hotels (mine first) on websites 2, 5 and 12; its records are in USD. */
+const MARKET_SHOP = 5;
+
+/**
+ * Two shops of a comp-set (the sandbox's market, one seed: the same stays twice, the second
+ * collected later) over three check-in days, read as the node reads records: the same room of
+ * each hotel on every website, so parity has something to compare. Laid out so that every field
+ * of both operations is filled, whatever the day's layout: my hotel (3 stars, 100–170 USD a
+ * night) at three times its rates is above every competitor (4 stars at most 280 and a 3 % markup,
+ * and weekends alike), then at half of them below every one, so each stay-night is undercut,
+ * then changes rank; hotel B is 15 % down on website 2 tomorrow, hotel C sold out the day after,
+ * the last hotel sells in EUR (not compared); website 5 sells my room 8 % below website 2
+ * tomorrow (a loss beyond any 0–3 % markup) and website 12 has it sold out the day after.
+ */
+async function marketRuns(sandbox: Sandbox): Promise<{ myHotelCode: number; runs: Observation[][] }> {
+	const [myHotelCode, hotelB, hotelC, otherCurrencyHotel] = sandbox.data.shops.get(MARKET_SHOP)?.hotelCodes ?? [];
+	await registerDiscardWebhook(sandbox);
+	const runs: Observation[][] = [];
+	for (const myFactor of [3, 0.5]) {
+		const { records } = await shopRun(sandbox, {
+			shopId: MARKET_SHOP,
+			records: 4 * 3 * 3,
+			perDelivery: 36,
+			market: {
+				seed: 4,
+				prices: [
+					{ hotelCode: myHotelCode, factor: myFactor },
+					{ hotelCode: hotelB, websiteCode: 2, checkIn: 1, factor: 0.85 },
+					{ hotelCode: hotelC, checkIn: 2, factor: 0 },
+					{ hotelCode: myHotelCode, websiteCode: 5, checkIn: 1, factor: 0.92 },
+					{ hotelCode: myHotelCode, websiteCode: 12, checkIn: 2, factor: 0 },
+				],
+				currencies: { [otherCurrencyHotel]: 'EUR' },
+			},
+		});
+		runs.push(records.map((record) => readObservation(record, 'onsiteRate')));
+	}
+	return { myHotelCode, runs };
+}
+
+/** Compare With My Hotel as a position feed (Alert On: Always), on the same website and across all, over both runs. */
+async function comparedWithMyHotel(sandbox: Sandbox): Promise<StandingRun[]> {
+	const { myHotelCode, runs } = await marketRuns(sandbox);
+	return [true, false].flatMap((sameWebsite) => {
+		const tables = new StandingTables();
+		const rule = { myHotelCode, sameWebsite, rateField: 'onsiteRate' as const, alertOn: 'always' as const, undercut: { minPercent: 0, minAmount: 0 } };
+		return runs.map((observations) => tables.compareWithMyHotel(rule, observations));
+	});
+}
+
+/** Check Parity of my hotel against website 2 with the default tolerance (1 %), alerting on losses, over both runs. */
+async function checkedParity(sandbox: Sandbox): Promise<StandingRun[]> {
+	const { myHotelCode, runs } = await marketRuns(sandbox);
+	const tables = new StandingTables();
+	const rule = { hotelCode: myHotelCode, reference: { kind: 'website' as const, websiteCode: 2 }, tolerance: { percent: 1, amount: 0 }, alertOn: 'losses' as const };
+	return runs.map((observations) => tables.checkParity(rule, observations));
+}
+
 export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
 	{
 		file: 'HotelInfo/__schema__/v1.0.0.json',
@@ -168,19 +241,29 @@ export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
 		output: async (sandbox) => (await detectedChanges(sandbox)).map(({ record, change }) => ({ ...record, ...change })),
 	},
 	{
+		file: 'RateChanges/__schema__/v1.0.0/compareWithMyHotel.json',
+		output: async (sandbox) => filled('Compare With My Hotel', (await comparedWithMyHotel(sandbox)).flatMap((run) => run.items)),
+	},
+	{
+		file: 'RateChanges/__schema__/v1.0.0/checkParity.json',
+		output: async (sandbox) => filled('Check Parity', (await checkedParity(sandbox)).flatMap((run) => run.items)),
+	},
+	{
 		file: 'RateChanges/__schema__/v1.0.0/digest.json',
-		// The changes as the changes table hands them back to a digest; both groupings, as Group By
-		// is no part of the path n8n reads the schema from.
+		// The changes as the changes table hands them back to a digest: Detect Changes' rate moves,
+		// Compare With My Hotel's undercuts and rank changes, Check Parity's losses. Every grouping,
+		// as Group By is no part of the path n8n reads the schema from.
 		output: async (sandbox) => {
 			const digestId = '0b6f3c1e-4d2a-4f7e-9a51-3c8d2e7b9f10';
-			const rows = (await detectedChanges(sandbox)).map(({ observation, change }, index) => ({
-				id: index + 1,
-				...changeRow(observation, change, 'onsiteRate'),
-				digestId,
-				reportedAt: new Date().toISOString(),
-			}));
-			const changes = rows.map(reportedChange);
-			return (['shop', 'hotel'] as const).flatMap((groupBy) => buildDigests(changes, { digestId, groupBy, maxListed: DEFAULT_MAX_LISTED }));
+			const moves = (await detectedChanges(sandbox)).map(({ observation, change }) => changeRow(observation, change, 'onsiteRate'));
+			const standings = [...(await comparedWithMyHotel(sandbox)), ...(await checkedParity(sandbox))].flatMap((run) => run.changeRows);
+			const changes = [...moves, ...standings].map((row, index) => reportedChange({ id: index + 1, ...row, digestId, reportedAt: new Date().toISOString() }));
+			const missing = (['undercut', 'rankChanged', 'parityLoss'] as const).filter((type) => !changes.some((change) => change.changeType === type));
+			if (missing.length > 0) throw new Error(`The sandbox's runs gave no ${missing.join(', ')} change`);
+			return filled(
+				'Digest',
+				(['shop', 'hotel', 'hotelDay'] as const).flatMap((groupBy) => buildDigests(changes, { digestId, groupBy, maxListed: DEFAULT_MAX_LISTED })),
+			);
 		},
 	},
 ];

@@ -17,7 +17,7 @@ describe('the output schemas n8n shows before a node runs', () => {
 		for (const operation of ['create', 'update', 'preview']) {
 			expect(files).toContain(`Schedule/__schema__/v1.0.0/${operation}.json`);
 		}
-		for (const operation of ['detectChanges', 'digest']) {
+		for (const operation of ['detectChanges', 'compareWithMyHotel', 'checkParity', 'digest']) {
 			expect(files).toContain(`RateChanges/__schema__/v1.0.0/${operation}.json`);
 		}
 	});
