@@ -1,0 +1,441 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { MarketInput, RunSummary } from '../sandbox';
+import {
+	API_CREDENTIAL,
+	e2eVersions,
+	N8N_API_CREDENTIAL,
+	outputOf,
+	REPO_ROOT,
+	startAlertInbox,
+	startE2e,
+	type AlertInbox,
+	type E2eEnvironment,
+	type WorkflowSeed,
+} from './harness';
+
+/**
+ * The "Undercut and parity alerts" example in a real n8n against a comp-set shop of the sandbox
+ * (run-shop `market`): shop 1 laid out so that where my hotel stands on each website and night,
+ * and what each website sells my room for, follow from the delivered records, with a known
+ * undercut, a night my hotel is sold out, parity losses and a win, and a competitor in another
+ * currency. A second workflow feeds every position (Alert On: Always) and watches my rank (Alert
+ * On: Rank Changed), each with tables of its own.
+ *
+ * Each shop arrives in one delivery, so each workflow runs once per shop and sees the whole comp
+ * set of every night at once.
+ */
+
+const EXAMPLE = { file: 'undercut-parity-alerts.json', id: 'exStanding000001' };
+const FEED = { id: 'e2eStandingFeed1', name: 'Position feed and rank watch' };
+const SHOP_ID = 1;
+/** Shop 1's six hotels on its two websites, days 1 to 5 after the run. */
+const RECORDS = 60;
+const WEBSITES = [4, 5];
+const DAYS = [1, 2, 3, 4, 5];
+const CLOCK = '2026-12-01T12:00:00.000Z';
+
+const MY_HOTEL = 100085;
+const REFERENCE_WEBSITE = 4;
+const OTHER_WEBSITE = 5;
+/** Its records say EUR: never compared with my GBP rates. */
+const OTHER_CURRENCY_HOTEL = 100008;
+const UNDERCUT_PERCENT = 10;
+const TOLERANCE_PERCENT = 1;
+
+/** The constructed cases: the competitor 12 % below me, the night I am sold out, the parity cases. */
+const UNDERCUT = { hotelCode: 100024, websiteCode: REFERENCE_WEBSITE, day: 2, belowMe: 0.12 };
+const SOLD_OUT_DAY = 5;
+const PARITY = {
+	medium: { day: 3, ratio: 0.92 },
+	low: { day: 1, ratio: 0.97 },
+	win: { day: 4, ratio: 1.05 },
+};
+
+type Record_ = Record<string, unknown>;
+
+interface Offer {
+	hotelCode: number;
+	websiteCode: number;
+	day: string;
+	currency: string;
+	/** null: sold out. */
+	rate: number | null;
+	total: number | null;
+	los: number;
+	guests: number;
+	roomType: string;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+function offerOf(record: Record_): Offer {
+	const rate = (record.onsiteRate as number) > 0 ? (record.onsiteRate as number) : null;
+	const total = rate === null ? null : record.taxStatus === 0 ? round2(rate + (record.taxAmount as number)) : rate;
+	return {
+		hotelCode: record.hotelCode as number,
+		websiteCode: record.websiteCode as number,
+		day: String(record.checkIn).slice(0, 10),
+		currency: record.currency as string,
+		rate,
+		total,
+		los: record.los as number,
+		guests: record.guests as number,
+		roomType: record.roomType as string,
+	};
+}
+
+/** Where my hotel stands on one website and night, worked out here from the records alone. */
+function expectedPosition(offers: readonly Offer[], websiteCode: number, day: string) {
+	const night = offers.filter((offer) => offer.websiteCode === websiteCode && offer.day === day);
+	const mine = night.find((offer) => offer.hotelCode === MY_HOTEL) as Offer;
+	const others = night.filter((offer) => offer.hotelCode !== MY_HOTEL);
+	const sameCurrency = others.filter((offer) => offer.currency === mine.currency);
+	const onSale = sameCurrency.filter((offer) => offer.rate !== null).sort((a, b) => (a.rate as number) - (b.rate as number));
+	const rates = onSale.map((offer) => offer.rate as number);
+	const middle = Math.floor(rates.length / 2);
+	const median = rates.length % 2 === 1 ? rates[middle] : round2((rates[middle - 1] + rates[middle]) / 2);
+	const cheapest = onSale[0];
+	const rank = mine.rate === null ? null : 1 + rates.filter((rate) => rate < (mine.rate as number)).length;
+	const gap = mine.rate === null ? null : round2(mine.rate - cheapest.rate!);
+	const gapPercent = gap === null ? null : round2((gap / (mine.rate as number)) * 100);
+	let position = 'inside';
+	if (mine.rate === null) position = 'soldOut';
+	else if (rank === 1) position = 'cheapest';
+	else if (mine.rate >= rates[rates.length - 1]) position = 'mostExpensive';
+	return {
+		summary: {
+			myHotelCode: MY_HOTEL,
+			myRate: mine.rate,
+			currency: mine.currency,
+			checkIn: day,
+			websiteCode,
+			lowest: rates[0],
+			median,
+			highest: rates[rates.length - 1],
+			rank,
+			rankedHotels: onSale.length + (mine.rate === null ? 0 : 1),
+			soldOutCompetitors: sameCurrency.length - onSale.length,
+			otherCurrency: others.filter((offer) => offer.currency !== mine.currency).map(({ hotelCode, currency }) => ({ hotelCode, currency })),
+			gap,
+			gapPercent,
+			position,
+		},
+		cheapest: { hotelCode: cheapest.hotelCode, rate: cheapest.rate },
+		undercut: gap !== null && gap > 0 && (gapPercent as number) >= UNDERCUT_PERCENT,
+	};
+}
+
+/** My hotel's parity on one night against the reference website, worked out here. */
+function expectedParity(offers: readonly Offer[], day: string) {
+	const night = offers.filter((offer) => offer.hotelCode === MY_HOTEL && offer.day === day).sort((a, b) => a.websiteCode - b.websiteCode);
+	const reference = night.find((offer) => offer.websiteCode === REFERENCE_WEBSITE && offer.total !== null);
+	if (!reference) return { losses: 0, websites: night.map((offer) => ({ websiteCode: offer.websiteCode, state: offer.total === null ? 'soldOut' : 'noReference' })) };
+	const websites = night.map((offer) => {
+		if (offer.websiteCode === REFERENCE_WEBSITE) return { websiteCode: offer.websiteCode, total: offer.total, state: 'reference', severity: null };
+		if (offer.total === null) return { websiteCode: offer.websiteCode, total: null, state: 'soldOut', severity: null };
+		const difference = round2(offer.total - (reference.total as number));
+		const differencePercent = round2((difference / (reference.total as number)) * 100);
+		const below = -differencePercent;
+		if (difference === 0 || Math.abs(difference / (reference.total as number)) * 100 <= TOLERANCE_PERCENT) {
+			return { websiteCode: offer.websiteCode, total: offer.total, difference, differencePercent, state: 'meet', severity: null };
+		}
+		if (difference > 0) return { websiteCode: offer.websiteCode, total: offer.total, difference, differencePercent, state: 'win', severity: null };
+		return { websiteCode: offer.websiteCode, total: offer.total, difference, differencePercent, state: 'loss', severity: below >= 10 ? 'high' : below >= 5 ? 'medium' : 'low' };
+	});
+	return { referenceWebsite: REFERENCE_WEBSITE, referenceTotal: reference.total, currency: reference.currency, websites, losses: websites.filter((website) => website.state === 'loss').length };
+}
+
+function example(inboxUrl: string): WorkflowSeed {
+	const workflow = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', EXAMPLE.file), 'utf8')) as WorkflowSeed & {
+		nodes: Array<{ name: string; disabled?: boolean; parameters: Record_ }>;
+	};
+	for (const node of workflow.nodes) {
+		// The morning schedule stays off, so that only the test decides when a digest is sent.
+		if (node.name === 'Every morning at 8') node.disabled = true;
+		if (node.name === 'Digest settings') {
+			const { assignments } = node.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> };
+			for (const assignment of assignments) if (assignment.name === 'digestUrl') assignment.value = inboxUrl;
+		}
+	}
+	return { ...workflow, id: EXAMPLE.id };
+}
+
+/** Two Compare With My Hotel nodes on their own tables, so that neither moves the other's remembered ranks. */
+function feedWorkflow(): WorkflowSeed {
+	const compare = (name: string, y: number, alertOn: string, tables: string) => ({
+		id: `${tables}-node`,
+		name,
+		type: 'n8n-nodes-travel-pricing.travelPricingRateChanges',
+		typeVersion: 1,
+		position: [300, y],
+		parameters: {
+			operation: 'compareWithMyHotel',
+			myHotelCode: String(MY_HOTEL),
+			compareAlertOn: alertOn,
+			changesTable: `${tables}_changes`,
+			positionsTable: `${tables}_positions`,
+		},
+		credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL },
+	});
+	return {
+		id: FEED.id,
+		name: FEED.name,
+		nodes: [
+			{
+				id: 'feed-trigger',
+				name: 'Rate records',
+				type: 'n8n-nodes-travel-pricing.travelPricingRateTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: '6c0b8f0e-2f7d-4a55-9c11-3e2f61f1a9d4',
+				parameters: { registration: 'automatic', authentication: 'generatedSecret', filters: {} },
+				credentials: { travelPricingApi: API_CREDENTIAL },
+			},
+			compare('Position feed', -100, 'always', 'e2e_feed'),
+			compare('Rank watch', 100, 'rankChanged', 'e2e_rank'),
+		],
+		connections: {
+			'Rate records': {
+				main: [
+					[
+						{ node: 'Position feed', type: 'main', index: 0 },
+						{ node: 'Rank watch', type: 'main', index: 0 },
+					],
+				],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** What one shop made each node put out, and the records it delivered. */
+interface Shop {
+	run: RunSummary;
+	offers: Offer[];
+	days: string[];
+	detect: Record_[];
+	compare: Record_[];
+	parity: Record_[];
+	feed: Record_[];
+	rankWatch: Record_[];
+}
+
+const nightKey = (item: Record_) => `${item.websiteCode}|${item.checkIn}`;
+
+describe.each(e2eVersions())('Undercut and parity alerts in n8n %s', (version) => {
+	let env: E2eEnvironment;
+	let inbox: AlertInbox;
+	const shops: Shop[] = [];
+
+	async function deliver(options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]): Promise<Shop> {
+		const before = {
+			example: new Set(await env.n8n.executionIds(EXAMPLE.id)),
+			feed: new Set(await env.n8n.executionIds(FEED.id)),
+		};
+		const run = await env.sandbox.runShop({ perDelivery: RECORDS, ...options });
+		expect(run.byStatus).toEqual({ 200: 2 });
+		expect(await env.n8n.waitForExecutions(EXAMPLE.id, before.example.size + 1)).toBe(before.example.size + 1);
+		expect(await env.n8n.waitForExecutions(FEED.id, before.feed.size + 1)).toBe(before.feed.size + 1);
+		const output = async (workflowId: string, node: string, except: Set<string>) => (await env.n8n.executionOutputs(workflowId, node, { except })).flat();
+		const records = env.sandbox
+			.deliveries()
+			.filter((delivery) => delivery.runId === run.runId)
+			.slice(0, 1)
+			.flatMap((delivery) => [delivery.body].flat() as unknown as Record_[]);
+		expect(records).toHaveLength(RECORDS);
+		const offers = records.map(offerOf);
+		return {
+			run,
+			offers,
+			days: [...new Set(offers.map((offer) => offer.day))].sort(),
+			detect: await output(EXAMPLE.id, 'Detect changes', before.example),
+			compare: await output(EXAMPLE.id, 'Compare with my hotel', before.example),
+			parity: await output(EXAMPLE.id, 'Check parity', before.example),
+			feed: await output(FEED.id, 'Position feed', before.feed),
+			rankWatch: await output(FEED.id, 'Rank watch', before.feed),
+		};
+	}
+
+	/** Every night's items equal the computation from the records; the example's are the undercuts. */
+	function expectPositions(shop: Shop): void {
+		const nights = WEBSITES.flatMap((websiteCode) => shop.days.map((day) => ({ websiteCode, day, expected: expectedPosition(shop.offers, websiteCode, day) })));
+		expect(shop.feed.map(nightKey).sort()).toEqual(nights.map(({ websiteCode, day }) => `${websiteCode}|${day}`).sort());
+		for (const { websiteCode, day, expected } of nights) {
+			const item = shop.feed.find((candidate) => nightKey(candidate) === `${websiteCode}|${day}`) as Record_;
+			expect(item).toMatchObject(expected.summary);
+			expect(item.cheapestCompetitor).toMatchObject(expected.cheapest);
+		}
+		const undercuts = nights.filter(({ expected }) => expected.undercut);
+		expect(shop.compare.map(nightKey).sort()).toEqual(undercuts.map(({ websiteCode, day }) => `${websiteCode}|${day}`).sort());
+		for (const item of shop.compare) expect(item).toMatchObject({ undercut: true, ...expectedPosition(shop.offers, item.websiteCode as number, item.checkIn as string).summary });
+	}
+
+	function expectParity(shop: Shop): void {
+		const withLosses = shop.days.map((day) => ({ day, expected: expectedParity(shop.offers, day) })).filter(({ expected }) => expected.losses > 0);
+		expect(shop.parity.map((item) => item.checkIn).sort()).toEqual(withLosses.map(({ day }) => day));
+		for (const { day, expected } of withLosses) {
+			expect(shop.parity.find((item) => item.checkIn === day)).toMatchObject({ hotelCode: MY_HOTEL, ...expected });
+		}
+	}
+
+	/** Stay-nights whose rank differs between two shops, from their records. */
+	function rankMoves(before: Shop, after: Shop): string[] {
+		return WEBSITES.flatMap((websiteCode) =>
+			after.days
+				.filter((day) => expectedPosition(before.offers, websiteCode, day).summary.rank !== expectedPosition(after.offers, websiteCode, day).summary.rank)
+				.map((day) => `${websiteCode}|${day}`),
+		).sort();
+	}
+
+	beforeAll(async () => {
+		inbox = await startAlertInbox('/standing-digest');
+		const feed = feedWorkflow();
+		env = await startE2e({ version, workflows: [example(inbox.url), feed], publish: [EXAMPLE.id, FEED.id] });
+		env.sandbox.setClock(CLOCK);
+	}, 30 * 60_000);
+
+	afterAll(async () => {
+		await env?.close();
+		await inbox?.close();
+	});
+
+	const currencies = { [OTHER_CURRENCY_HOTEL]: 'EUR' };
+
+	test('a first comp-set shop: positions, undercuts and parity as the records give them, the other currency apart', async () => {
+		const shop = await deliver({ shopId: SHOP_ID, records: RECORDS, market: { seed: 3, currencies } });
+		shops.push(shop);
+		expect(shop.days).toHaveLength(DAYS.length);
+		expect(shop.detect).toEqual([]);
+		expectPositions(shop);
+		expectParity(shop);
+		for (const item of shop.feed) expect(item.otherCurrency).toEqual([{ hotelCode: OTHER_CURRENCY_HOTEL, currency: 'EUR' }]);
+		// The first shop has no rank to compare with.
+		expect(shop.rankWatch).toEqual([]);
+	});
+
+	test('a shop with a known undercut, a sold-out night and parity losses: exactly those, and every rank that moved', async () => {
+		const [first] = shops;
+		const offer = (hotelCode: number, websiteCode: number, day: number) =>
+			first.offers.find((candidate) => candidate.hotelCode === hotelCode && candidate.websiteCode === websiteCode && candidate.day === first.days[day - 1]) as Offer;
+		const myUndercutRate = offer(MY_HOTEL, UNDERCUT.websiteCode, UNDERCUT.day).rate as number;
+		// On the undercut night, every other competitor in my currency is put above me, and the chosen one 12 % below.
+		const undercutNight: MarketInput['prices'] = first.offers
+			.filter((candidate) => candidate.websiteCode === UNDERCUT.websiteCode && candidate.day === first.days[UNDERCUT.day - 1])
+			.filter((candidate) => candidate.hotelCode !== MY_HOTEL && candidate.hotelCode !== OTHER_CURRENCY_HOTEL)
+			.map((candidate) => ({
+				hotelCode: candidate.hotelCode,
+				websiteCode: UNDERCUT.websiteCode,
+				checkIn: UNDERCUT.day,
+				factor:
+					candidate.hotelCode === UNDERCUT.hotelCode
+						? ((1 - UNDERCUT.belowMe) * myUndercutRate) / (candidate.rate as number)
+						: Math.max(1, (1.05 * myUndercutRate) / (candidate.rate as number)),
+			}));
+		const parityPrice = ({ day, ratio }: { day: number; ratio: number }) => ({
+			hotelCode: MY_HOTEL,
+			websiteCode: OTHER_WEBSITE,
+			checkIn: day,
+			factor: (ratio * (offer(MY_HOTEL, REFERENCE_WEBSITE, day).total as number)) / (offer(MY_HOTEL, OTHER_WEBSITE, day).total as number),
+		});
+		const shop = await deliver({
+			shopId: SHOP_ID,
+			records: RECORDS,
+			market: {
+				seed: 3,
+				currencies,
+				prices: [
+					...(undercutNight ?? []),
+					{ hotelCode: MY_HOTEL, checkIn: SOLD_OUT_DAY, factor: 0 },
+					parityPrice(PARITY.medium),
+					parityPrice(PARITY.low),
+					parityPrice(PARITY.win),
+				],
+			},
+		});
+		shops.push(shop);
+		expectPositions(shop);
+		expectParity(shop);
+
+		const day = (offset: number) => shop.days[offset - 1];
+		const undercut = shop.compare.find((item) => nightKey(item) === `${UNDERCUT.websiteCode}|${day(UNDERCUT.day)}`) as Record_;
+		expect(undercut).toMatchObject({ undercut: true, rank: 2, position: 'inside', cheapestCompetitor: { hotelCode: UNDERCUT.hotelCode } });
+		expect(undercut.gapPercent as number).toBeCloseTo(UNDERCUT.belowMe * 100, 1);
+		for (const websiteCode of WEBSITES) {
+			expect(shop.feed.find((item) => nightKey(item) === `${websiteCode}|${day(SOLD_OUT_DAY)}`)).toMatchObject({
+				position: 'soldOut',
+				myRate: null,
+				rank: null,
+				gap: null,
+				undercut: false,
+			});
+			expect(shop.compare.find((item) => nightKey(item) === `${websiteCode}|${day(SOLD_OUT_DAY)}`)).toBeUndefined();
+		}
+		const parityOn = (offset: number) => shop.parity.find((item) => item.checkIn === day(offset));
+		expect(parityOn(PARITY.medium.day)).toMatchObject({ losses: 1, severity: 'medium', websites: [{ state: 'reference' }, { websiteCode: OTHER_WEBSITE, state: 'loss', severity: 'medium' }] });
+		expect((parityOn(PARITY.medium.day)?.websites as Record_[])[1].differencePercent as number).toBeCloseTo(-8, 1);
+		expect(parityOn(PARITY.low.day)).toMatchObject({ losses: 1, severity: 'low' });
+		// A website dearer than the reference wins, and sold out everywhere there is no reference: neither alerts.
+		expect(parityOn(PARITY.win.day)).toBeUndefined();
+		expect(expectedParity(shop.offers, day(PARITY.win.day)).websites[1]).toMatchObject({ state: 'win' });
+		expect(parityOn(SOLD_OUT_DAY)).toBeUndefined();
+
+		const moves = rankMoves(first, shop);
+		expect(moves).toEqual(expect.arrayContaining(WEBSITES.map((websiteCode) => `${websiteCode}|${day(SOLD_OUT_DAY)}`)));
+		expect(shop.rankWatch.map(nightKey).sort()).toEqual(moves);
+		for (const item of shop.rankWatch) {
+			const previous = expectedPosition(first.offers, item.websiteCode as number, item.checkIn as string).summary.rank;
+			expect(item).toMatchObject({ rankChanged: true, previousRank: previous });
+		}
+	});
+
+	test('the shop collected again with some rates moved alerts exactly the stay-nights whose rank moved', async () => {
+		const shop = await deliver({ repeatRun: shops[1].run.runId, changes: { seed: 5, changed: 0.3 } });
+		shops.push(shop);
+		expect(shop.run.expectedChanges?.length).toBeGreaterThan(0);
+		expectPositions(shop);
+		expectParity(shop);
+		const moves = rankMoves(shops[1], shop);
+		expect(moves.length).toBeGreaterThan(0);
+		expect(shop.rankWatch.map(nightKey).sort()).toEqual(moves);
+	});
+
+	test('the digest sums exactly the undercuts and parity losses of each hotel and day, and the next digest posts nothing', async () => {
+		const run = await env.n8n.execute(EXAMPLE.id);
+		const digests = outputOf(run, 'Digest');
+		const expected = new Map<string, { undercut: number; parityLoss: number; rankChanged: number; changeCount: number }>();
+		const count = (hotelCode: unknown, checkIn: unknown, field: 'undercut' | 'parityLoss' | 'rankChanged' | null, by = 1) => {
+			const key = `${hotelCode}|${checkIn}`;
+			const entry = expected.get(key) ?? { undercut: 0, parityLoss: 0, rankChanged: 0, changeCount: 0 };
+			if (field) entry[field] += by;
+			entry.changeCount += by;
+			expected.set(key, entry);
+		};
+		for (const shop of shops) {
+			for (const change of shop.detect) count(change.hotelCode, String(change.checkIn).slice(0, 10), null);
+			for (const item of shop.compare) {
+				count(MY_HOTEL, item.checkIn, 'undercut');
+				// With Alert On: Undercut, an undercut stay-night whose rank moved also keeps that change.
+				if (item.rankChanged) count(MY_HOTEL, item.checkIn, 'rankChanged');
+			}
+			for (const item of shop.parity) count(MY_HOTEL, item.checkIn, 'parityLoss', item.losses as number);
+		}
+		const shopsUndercuts = shops.reduce((sum, shop) => sum + shop.compare.length, 0);
+		expect(shopsUndercuts).toBeGreaterThan(0);
+		expect(digests.map((digest) => `${digest.hotelCode}|${digest.checkIn}`).sort()).toEqual([...expected.keys()].sort());
+		for (const digest of digests) {
+			const { undercut, parityLoss, rankChanged, changeCount } = expected.get(`${digest.hotelCode}|${digest.checkIn}`)!;
+			expect(digest).toMatchObject({ undercut, parityLoss, rankChanged, changeCount });
+		}
+		expect(inbox.alerts).toHaveLength(digests.length);
+		for (const digest of digests) {
+			expect(inbox.alerts.map((alert) => alert.body)).toContainEqual(
+				expect.objectContaining({ digestId: digest.digestId, hotelCode: digest.hotelCode, checkIn: digest.checkIn, undercut: digest.undercut, parityLoss: digest.parityLoss }),
+			);
+		}
+
+		const again = await env.n8n.execute(EXAMPLE.id);
+		expect(outputOf(again, 'Digest')).toEqual([]);
+		expect(inbox.alerts).toHaveLength(digests.length);
+	});
+});
