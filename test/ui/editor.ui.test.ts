@@ -55,7 +55,7 @@ function packageNodes(): PackageNode[] {
 		node(new TravelPricingAirports(), 'node-airports'),
 		node(new TravelPricingHotelDemand(), 'node-hotel-demand'),
 		node(new TravelPricingShopUpdate(), 'node-shop-update'),
-		// Rate Changes offers two operations: Detect Changes, the one a workflow starts with.
+		// Rate Changes offers four operations: Detect Changes, the one a workflow starts with.
 		node(new TravelPricingRateChanges(), 'node-rate-changes', 'Detect rate changes'),
 	];
 }
@@ -132,6 +132,20 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 		// The click on "Digest" left the pointer over a field, which then shows its hover tools.
 		await editor.outputPanel().hover();
 		await editor.screenshot('node-rate-changes-digest');
+		await editor.closeNdv();
+	});
+
+	test.each([
+		['Compare With My Hotel', 'node-rate-changes-compare', ['My Hotel Code', 'Compare On', 'Rate Field', 'Alert On', 'Undercut At Least (%)', 'Positions Table']],
+		['Check Parity', 'node-rate-changes-parity', ['Hotel Code', 'Reference', 'Reference Website Code', 'Tolerance (%)', 'Tolerance (Amount)', 'Positions Table']],
+	])("Rate Changes' %s operation shows its own fields", async (operation, picture, fields) => {
+		await editor.openNode('Rate Changes');
+		await editor.ndv().getByTestId('parameter-input-operation').click();
+		await editor.page.getByRole('option').filter({ hasText: operation }).locator('visible=true').first().click();
+		await eventually(async () => expect(await editor.fieldLabels()).toEqual(expect.arrayContaining(fields)));
+		expect(await editor.fieldLabels()).not.toContain('Group By');
+		await editor.outputPanel().hover();
+		await editor.screenshot(picture);
 		await editor.closeNdv();
 	});
 
