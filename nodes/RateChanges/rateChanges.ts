@@ -1,5 +1,5 @@
 import { FieldError } from '../shared/errors';
-import { isEmpty, parsePositiveInteger } from '../shared/fields';
+import { isEmpty, parseCurrencyCode, parseDecimal, parsePositiveInteger, parseRequiredText } from '../shared/fields';
 
 import { totalOf } from './parity';
 
@@ -137,29 +137,21 @@ function collectedAt(value: unknown): string {
 }
 
 function optionalText(field: string, value: unknown): string {
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value !== 'string') throw new FieldError(field, value, 'must be text');
-	return value.trim();
+	return isEmpty(value) ? '' : parseRequiredText(field, value);
 }
 
 function currencyCode(value: unknown): string {
-	if (typeof value !== 'string' || !/^[A-Za-z]{3}$/.test(value.trim())) {
-		throw new FieldError('currency', value, 'must be a three-letter currency code such as EUR');
-	}
-	return value.trim().toUpperCase();
+	return parseCurrencyCode('currency', value);
 }
 
 /** The compared rate must be there; the other one may be missing (it is then unknown, not sold out). */
 function rateOf(field: RateField, value: unknown, required: boolean): number | null {
 	if (value === null) return 0;
-	if (value === undefined || value === '') {
+	if (isEmpty(value)) {
 		if (required) throw new FieldError(field, value, 'is required: the rate to compare');
 		return null;
 	}
-	const rate = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
-	if (!Number.isFinite(rate) || rate < 0) throw new FieldError(field, value, 'must be an amount of 0 or more');
-	return rate;
+	return parseDecimal(field, value, { min: 0 });
 }
 
 /** Sold out: the service sends a rate of 0 for a stay it found no room for. */

@@ -1,5 +1,5 @@
 import { FieldError } from '../shared/errors';
-import { listEntries, optionalDecimal, wholeNumber } from '../shared/fields';
+import { CURRENCY_RULE_TEXT, currencyCode, listEntries, optionalDecimal, wholeNumber } from '../shared/fields';
 
 /** The node's "Filters" collection as n8n hands it over: only the fields the user added. */
 export interface RateFilterParameters {
@@ -75,10 +75,9 @@ function currencySet(value: unknown): Set<string> | undefined {
 	if (entries.length === 0) return undefined;
 	const currencies = new Set<string>();
 	for (const entry of entries) {
-		if (typeof entry !== 'string' || !/^[A-Za-z]{3}$/.test(entry)) {
-			throw new FieldError('Currencies', value, `"${String(entry)}" is not a three-letter currency code such as EUR`);
-		}
-		currencies.add(entry.toUpperCase());
+		const code = currencyCode(entry);
+		if (code === undefined) throw new FieldError('Currencies', value, `"${String(entry)}" is not ${CURRENCY_RULE_TEXT}`);
+		currencies.add(code);
 	}
 	return currencies;
 }

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { FieldError } from '../shared/errors';
 import {
 	listEntries,
+	parseCurrencyCode,
 	parsePositiveInteger,
 	parseRequiredText,
 	WEEKDAY_OPTIONS,
@@ -154,20 +155,9 @@ export function parseWebsiteCodes(value: unknown): number[] {
 	return [...new Set(codes)];
 }
 
-/**
- * An ISO 4217 code. The spec says only "currency code"; lowercase is accepted and sent uppercase,
- * since "usd" can only mean USD.
- */
+/** The shop's currency, by the shared currency-code rule. */
 export function parseCurrency(value: unknown): string {
-	const text = typeof value === 'string' ? value.trim().toUpperCase() : value;
-	if (typeof text !== 'string' || !/^[A-Z]{3}$/.test(text)) {
-		throw new FieldError(
-			SHOP_FIELD.currency,
-			value,
-			value == null || value === '' ? 'is required' : 'must be a three-letter currency code such as USD or EUR',
-		);
-	}
-	return text;
+	return parseCurrencyCode(SHOP_FIELD.currency, value);
 }
 
 /** `HH:MM` on a 24-hour clock, 00:00 to 23:59; "9:30" is read as 09:30 and sent padded. */

@@ -111,6 +111,26 @@ export function parseRequiredText(field: string, value: unknown): string {
 	return value.trim();
 }
 
+/** How a currency code may be written, whatever the node. */
+export const CURRENCY_RULE_TEXT = 'a three-letter currency code such as EUR';
+
+/**
+ * A currency code (ISO 4217; the spec says only "currency code"): three letters in any case, given
+ * upper-case, since "usd" can only mean USD. Undefined when the value is no such code.
+ */
+export function currencyCode(value: unknown): string | undefined {
+	if (typeof value !== 'string' || !/^[A-Za-z]{3}$/.test(value.trim())) return undefined;
+	return value.trim().toUpperCase();
+}
+
+/** A required currency code, upper-cased. */
+export function parseCurrencyCode(field: string, value: unknown): string {
+	if (isEmpty(value)) throw new FieldError(field, value, 'is required');
+	const code = currencyCode(value);
+	if (code === undefined) throw new FieldError(field, value, `must be ${CURRENCY_RULE_TEXT}`);
+	return code;
+}
+
 /**
  * The entries of a list field: a list typed by hand, its entries separated by commas (or by
  * semicolons or line breaks, as pasted from a sheet), or an array an expression produced, whose

@@ -109,6 +109,17 @@ describe('a record is read by the fields of its stay, its rates and its collecti
 		expect(fieldErrorOf(() => observe({ [field]: value })).field).toBe(field);
 	});
 
+	it('reads rates, text and the currency by the shared field rules, in their wording', () => {
+		expect(fieldErrorOf(() => observe({ onsiteRate: '0x10' })).reason).toBe('must be a number of 0 or more');
+		expect(fieldErrorOf(() => observe({ onsiteRate: '1e3' })).reason).toBe('must be a number of 0 or more');
+		expect(observe({ onsiteRate: '.5' }).onsiteRate).toBe(0.5);
+		expect(fieldErrorOf(() => observe({ onsiteRate: '  ' })).reason).toBe('is required: the rate to compare');
+		expect(fieldErrorOf(() => observe({ currency: ' ' })).reason).toBe('is required');
+		expect(fieldErrorOf(() => observe({ currency: 'EURO' })).reason).toBe('must be a three-letter currency code such as EUR');
+		expect(observe({ currency: ' usd ' }).currency).toBe('USD');
+		expect(fieldErrorOf(() => observe({ roomType: { name: 'Double' } })).reason).toBe('must be text');
+	});
+
 	it('requires the compared rate only: Net Rate needs netRate, and a missing onsiteRate is then unknown, not sold out', () => {
 		expect(fieldErrorOf(() => readObservation(without('netRate'), 'netRate')).field).toBe('netRate');
 		const netOnly = readObservation(without('onsiteRate'), 'netRate');

@@ -1,8 +1,10 @@
 import { FieldError } from '../../nodes/shared/errors';
 import {
+	currencyCode,
 	decimalNumber,
 	listEntries,
 	optionalDecimal,
+	parseCurrencyCode,
 	parseDecimal,
 	parseInteger,
 	parsePositiveInteger,
@@ -93,6 +95,19 @@ describe('decimals: plain decimal notation, the one rule of every decimal field 
 		]);
 		expect(optionalDecimal('Rate', '250')).toBe(250);
 		expect(reasonOf(() => optionalDecimal('Rate', '1e3', { min: 0 }))).toBe('must be a number of 0 or more');
+	});
+});
+
+describe('currency codes: three letters in any case, sent upper-case', () => {
+	it('reads a code, trimmed, and nothing else', () => {
+		expect([' usd ', 'EUR', 'Eur'].map(currencyCode)).toEqual(['USD', 'EUR', 'EUR']);
+		expect(['EURO', 'E1R', 'Euro', 978, ''].map(currencyCode)).toEqual(Array(5).fill(undefined));
+	});
+
+	it('says what a code must be in one wording', () => {
+		expect(parseCurrencyCode('Currency', 'usd')).toBe('USD');
+		expect(reasonOf(() => parseCurrencyCode('Currency', 'EURO'))).toBe('must be a three-letter currency code such as EUR');
+		expect(reasonOf(() => parseCurrencyCode('Currency', '  '))).toBe('is required');
 	});
 });
 

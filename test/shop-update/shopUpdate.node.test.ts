@@ -266,7 +266,7 @@ describe('continue on failure keeps good items going next to bad ones', () => {
 		expect(result.error).toBeUndefined();
 		expect(outputs(result.items)).toEqual([
 			{ shopId: 1, message: 'Shop 1 updated successfully' },
-			{ error: 'Invalid Currency "EURO" in item 1: must be a three-letter currency code such as USD or EUR' },
+			{ error: 'Invalid Currency "EURO" in item 1: must be a three-letter currency code such as EUR' },
 			{ error: `Shop ${UNKNOWN_SHOP} was not found` },
 			{ error: `Access denied to shop ${OTHER_ACCOUNTS_SHOP}` },
 			{ shopId: 3, message: 'Shop 3 updated successfully' },
