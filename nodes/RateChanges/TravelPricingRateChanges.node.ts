@@ -13,8 +13,8 @@ import {
 import { RequestLimiter } from '../shared/concurrency';
 import { N8N_API_CREDENTIAL } from '../shared/credentialNames';
 import { FieldError, invalidValueMessage } from '../shared/errors';
-import { parseRequiredText } from '../shared/fields';
-import { checkItems, inItemOrder } from '../shared/itemOutcomes';
+import { parsePositiveInteger, parseRequiredText } from '../shared/fields';
+import { checkItems, failedItem, inItemOrder } from '../shared/itemOutcomes';
 import { concurrencyOption, numberOption } from '../shared/options';
 
 import { DataTables } from './dataTables';
@@ -22,7 +22,10 @@ import { contestedError, detectChanges, type DetectSettings, type ObservedItem }
 import { maxListedOption, rateChangesProperties } from './description';
 import { buildDigests, type DigestGroup } from './digest';
 import { readObservation, type ChangeRule, type RateField } from './rateChanges';
+import { checkParity, compareWithMyHotel, type CompareSettings, type ParitySettings } from './standing';
 import { changesTable, reportedChange } from './tables';
+
+type Operation = 'detectChanges' | 'digest' | 'compareWithMyHotel' | 'checkParity';
 
 export class TravelPricingRateChanges implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,7 +34,8 @@ export class TravelPricingRateChanges implements INodeType {
 		icon: { light: 'file:rateChanges.svg', dark: 'file:rateChanges.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] === "digest" ? "Digest" : "Detect changes"}}',
+		subtitle:
+			'={{ {"detectChanges": "Detect changes", "digest": "Digest", "compareWithMyHotel": "Compare with my hotel", "checkParity": "Check parity"}[$parameter["operation"]] }}',
 		description:
 			"Alert on what changed since the last rate shop (up, down, sold out, back on sale) and sum it up in one digest per shop, remembered in n8n's Data Tables",
 		defaults: { name: 'Rate Changes' },
@@ -43,8 +47,16 @@ export class TravelPricingRateChanges implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const operation = this.getNodeParameter('operation', 0) as 'detectChanges' | 'digest';
-		return [operation === 'digest' ? await digest(this) : await detect(this)];
+		const operation = this.getNodeParameter('operation', 0) as Operation;
+		switch (operation) {
+			case 'digest':
+				return [await digest(this)];
+			case 'compareWithMyHotel':
+			case 'checkParity':
+				return [await standing(this, operation)];
+			default:
+				return [await detect(this)];
+		}
 	}
 }
 
@@ -97,6 +109,70 @@ async function detect(context: IExecuteFunctions): Promise<INodeExecutionData[]>
 		if (contestedItems.has(itemIndex)) throw contestedError(context, itemIndex);
 		const alert = alertByItem.get(itemIndex);
 		return alert ? [{ ...items[itemIndex].json, ...alert.change }] : [];
+	});
+}
+
+function standingSettings(context: IExecuteFunctions, operation: 'compareWithMyHotel' | 'checkParity'): (CompareSettings | ParitySettings) & { concurrency: number } {
+	const number = (name: string, displayName: string) =>
+		numberOption({ [name]: context.getNodeParameter(name, 0, 0) as number }, { displayName, name, type: 'number', default: 0, typeOptions: { minValue: 0 } });
+	const tables = {
+		ratesTable: parseRequiredText('Rates Table', context.getNodeParameter('ratesTable', 0)),
+		changesTable: parseRequiredText('Changes Table', context.getNodeParameter('changesTable', 0)),
+		positionsTable: parseRequiredText('Positions Table', context.getNodeParameter('positionsTable', 0)),
+		concurrency: numberOption(context.getNodeParameter('options', 0, {}) as IDataObject, concurrencyOption),
+	};
+	if (operation === 'compareWithMyHotel') {
+		return {
+			...tables,
+			myHotelCode: parsePositiveInteger('My Hotel Code', context.getNodeParameter('myHotelCode', 0)),
+			sameWebsite: context.getNodeParameter('compareOn', 0, 'sameWebsite') === 'sameWebsite',
+			rateField: context.getNodeParameter('rateField', 0, 'onsiteRate') as RateField,
+			alertOn: context.getNodeParameter('compareAlertOn', 0, 'undercut') as CompareSettings['alertOn'],
+			undercut: {
+				minPercent: context.getNodeParameter('compareAlertOn', 0, 'undercut') === 'undercut' ? number('undercutPercent', 'Undercut At Least (%)') : 0,
+				minAmount: context.getNodeParameter('compareAlertOn', 0, 'undercut') === 'undercut' ? number('undercutAmount', 'Undercut At Least (Amount)') : 0,
+			},
+		};
+	}
+	const reference = context.getNodeParameter('reference', 0, 'website') as 'website' | 'lowest';
+	return {
+		...tables,
+		hotelCode: parsePositiveInteger('Hotel Code', context.getNodeParameter('parityHotelCode', 0)),
+		reference:
+			reference === 'lowest'
+				? { kind: 'lowest' }
+				: { kind: 'website', websiteCode: parsePositiveInteger('Reference Website Code', context.getNodeParameter('referenceWebsiteCode', 0)) },
+		tolerance: { percent: number('tolerancePercent', 'Tolerance (%)'), amount: number('toleranceAmount', 'Tolerance (Amount)') },
+		alertOn: context.getNodeParameter('parityAlertOn', 0, 'losses') as ParitySettings['alertOn'],
+	};
+}
+
+/**
+ * Compare With My Hotel and Check Parity: one item per stay-night (or stay) the incoming records
+ * touch, paired with those records, where the first of them stood; a bad record is an error item
+ * in its place (with "Continue"), found before any request.
+ */
+async function standing(context: IExecuteFunctions, operation: 'compareWithMyHotel' | 'checkParity'): Promise<INodeExecutionData[]> {
+	let settings: ReturnType<typeof standingSettings>;
+	try {
+		settings = standingSettings(context, operation);
+	} catch (error) {
+		throw settingError(context, error);
+	}
+	const items = context.getInputData();
+	const rateField = 'rateField' in settings ? settings.rateField : 'onsiteRate';
+	const observations = checkItems(context, (itemIndex) => readObservation(items[itemIndex].json, rateField));
+	const observed = observations.flatMap((read, itemIndex): ObservedItem[] => ('value' in read ? [{ itemIndex, observation: read.value }] : []));
+	const limiter = new RequestLimiter(settings.concurrency);
+	const results =
+		operation === 'compareWithMyHotel'
+			? await compareWithMyHotel(context, limiter, settings as CompareSettings, observed)
+			: await checkParity(context, limiter, settings as ParitySettings, observed);
+	const resultAt = new Map(results.map((result) => [Math.min(...result.itemIndexes), result]));
+	return observations.flatMap((read, itemIndex): INodeExecutionData[] => {
+		if ('error' in read) return [failedItem(context, read.error, itemIndex)];
+		const result = resultAt.get(itemIndex);
+		return result ? [{ json: result.json, pairedItem: result.itemIndexes.map((item) => ({ item })) }] : [];
 	});
 }
 

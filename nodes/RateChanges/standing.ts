@@ -95,28 +95,54 @@ function groupBy(items: readonly ObservedItem[], keyOf: (observation: Observatio
 	return [...groups.values()];
 }
 
+interface Remembered {
+	state: string;
+	/** The collection time of the shop that last wrote the state. */
+	dtCollected: string;
+}
+
 /** The remembered state of each key of one kind (my rank, the parity states). */
-async function rememberedStates(tables: DataTables, tableId: string, kind: string, keys: readonly string[]): Promise<Map<string, string>> {
-	const states = new Map<string, string>();
+async function rememberedStates(tables: DataTables, tableId: string, kind: string, keys: readonly string[]): Promise<Map<string, Remembered>> {
+	const states = new Map<string, Remembered>();
 	for (let start = 0; start < keys.length; start += 50) {
 		const filters = keys.slice(start, start + 50).map((key) => eq('positionKey', `${kind}|${key}`));
 		for (const row of await tables.findRows(tableId, { type: 'or', filters })) {
-			const key = String(row.positionKey);
-			if (!states.has(key)) states.set(key, String(row.state ?? ''));
+			const key = String(row.positionKey).slice(kind.length + 1);
+			if (!states.has(key)) states.set(key, { state: String(row.state ?? ''), dtCollected: String(row.dtCollected ?? '') });
 		}
 	}
 	return states;
 }
 
 /**
- * Writes the state over the remembered one, or inserts it the first time (an update, then an
- * insert: n8n's upsert would need one more API key scope). Two executions remembering a new key at
- * once may both insert it; the first row counts, as in the rates table.
+ * Keeps a stay-night's (or stay's) state and says whether this execution is the first of its
+ * shop to reach it, the one that may alert. A shop arrives in many deliveries, each its own
+ * execution, so without this every execution touching a stay-night would alert again, and a
+ * redelivery too. The first of a newer shop claims the row with a compare-and-set on the
+ * remembered collection time (as Detect Changes does); later executions of the same shop only
+ * bring the state up to date, with what they know more; an older shop changes nothing. Two
+ * executions remembering a brand-new key at once may both insert it and both alert; the first row
+ * counts from then on.
  */
-async function remember(tables: DataTables, tableId: string, kind: string, key: string, state: string, dtCollected: string): Promise<void> {
+async function remember(
+	tables: DataTables,
+	tableId: string,
+	kind: string,
+	key: string,
+	previous: Remembered | undefined,
+	state: string,
+	dtCollected: string,
+): Promise<boolean> {
 	const positionKey = `${kind}|${key}`;
-	const updated = await tables.updateRows(tableId, { type: 'and', filters: [eq('positionKey', positionKey)] }, { state, dtCollected });
-	if (updated.length === 0) await tables.insertRows(tableId, [{ positionKey, kind, state, dtCollected }]);
+	if (previous === undefined) {
+		await tables.insertRows(tableId, [{ positionKey, kind, state, dtCollected }]);
+		return true;
+	}
+	if (dtCollected < previous.dtCollected) return false;
+	const sameShop = dtCollected === previous.dtCollected;
+	const claim = { type: 'and' as const, filters: [eq('positionKey', positionKey), eq('dtCollected', previous.dtCollected)] };
+	const written = await tables.updateRows(tableId, claim, { state, dtCollected });
+	return !sameShop && written.length > 0;
 }
 
 function newestCollected(items: readonly ObservedItem[]): string {
@@ -156,22 +182,23 @@ export async function compareWithMyHotel(
 				rate: row[settings.rateField],
 			}));
 			const position = compSetPosition(settings.myHotelCode, rates);
-			const previous = previousRanks.get(`rank|${group.key}`);
-			const previousRank = previous === undefined || previous === '' ? null : Number(previous);
-			const rankChanged = previous !== undefined && position.rank !== previousRank;
+			const previous = previousRanks.get(group.key);
+			const previousRank = previous === undefined || previous.state === '' ? null : Number(previous.state);
 			const myName = rows.find((row) => row.hotelCode === settings.myHotelCode)?.hotelName ?? '';
-			await remember(tables, positionsId, 'rank', group.key, position.rank === null ? '' : String(position.rank), newestCollected(group.items));
-			return { group, position, previousRank, rankChanged, myName, undercut: isUndercut(position, settings.undercut) };
+			const first = await remember(tables, positionsId, 'rank', group.key, previous, position.rank === null ? '' : String(position.rank), newestCollected(group.items));
+			// Alerts come from the first execution of a shop to reach the stay-night (see remember).
+			const rankChanged = first && previous !== undefined && position.rank !== previousRank;
+			return { group, position, previousRank, rankChanged, myName, first, undercut: isUndercut(position, settings.undercut) };
 		}),
 	);
-	const alerting = standings.filter(({ position, rankChanged, undercut }) => {
+	const alerting = standings.filter(({ position, rankChanged, undercut, first }) => {
 		if (position.position === 'notShopped') return false;
 		if (settings.alertOn === 'always') return true;
-		return settings.alertOn === 'undercut' ? undercut : rankChanged;
+		return settings.alertOn === 'undercut' ? first && undercut : rankChanged;
 	});
 	await tables.insertRows(
 		changesId,
-		alerting.flatMap(({ group, position, previousRank, rankChanged, myName, undercut }) => {
+		alerting.flatMap(({ group, position, previousRank, rankChanged, myName, undercut, first }) => {
 			const { checkIn, los, guests, shopId, dtCollected } = firstOf(group.items);
 			const base = {
 				shopId,
@@ -189,7 +216,7 @@ export async function compareWithMyHotel(
 			};
 			const competitor = position.cheapestCompetitor;
 			return [
-				...(undercut && competitor
+				...(first && undercut && competitor
 					? [{ ...base, changeType: 'undercut', comparedWith: `hotel ${competitor.hotelCode} ${competitor.hotelName}`.trim(), comparedRate: competitor.rate, change: position.gap, changePercent: position.gapPercent }]
 					: []),
 				...(rankChanged
@@ -247,13 +274,13 @@ export async function checkParity(
 				settings.tolerance,
 			);
 			const states = parityStates(parity);
-			const previous = previousStates.get(`parity|${group.key}`);
-			const stateChanged = previous === undefined ? parity.losses > 0 : previous !== states;
-			await remember(tables, positionsId, 'parity', group.key, states, newestCollected(group.items));
-			return { group, parity, stateChanged, previousStates: previous ?? null };
+			const previous = previousStates.get(group.key);
+			const first = await remember(tables, positionsId, 'parity', group.key, previous, states, newestCollected(group.items));
+			const stateChanged = first && (previous === undefined ? parity.losses > 0 : previous.state !== states);
+			return { group, parity, stateChanged, first, previousStates: previous?.state ?? null };
 		}),
 	);
-	const alerting = results.filter(({ parity, stateChanged }) => (settings.alertOn === 'losses' ? parity.losses > 0 : stateChanged));
+	const alerting = results.filter(({ parity, stateChanged, first }) => (settings.alertOn === 'losses' ? first && parity.losses > 0 : stateChanged));
 	await tables.insertRows(
 		changesId,
 		alerting.flatMap(({ group, parity }) => {
