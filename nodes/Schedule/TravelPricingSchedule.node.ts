@@ -16,10 +16,12 @@ import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 
 import { scheduleProperties, type ScheduleOperation } from './description';
+import { scheduleFingerprint } from './fingerprint';
 import { nextRuns, type NextRuns } from './nextRuns';
 import {
 	SCHEDULE_FIELD_LABELS,
 	parseNextRunsToShow,
+	parseOptionalScheduleId,
 	parseScheduleId,
 	scheduleFieldsFrom,
 	selectionOrAll,
@@ -38,7 +40,7 @@ export class TravelPricingSchedule implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle:
-			'={{ {"create": "Create schedule", "update": "Update schedule", "preview": "Preview next runs"}[$parameter["operation"]] }}',
+			'={{ {"create": "Create schedule", "update": "Update schedule", "upsert": "Create or update schedule", "preview": "Preview next runs"}[$parameter["operation"]] }}',
 		description: 'Create or update the schedules that run a rate shop, and see when they will run',
 		defaults: { name: 'Schedule' },
 		usableAsTool: true,
@@ -49,7 +51,7 @@ export class TravelPricingSchedule implements INodeType {
 				name: ACCESS_TOKEN_CREDENTIAL,
 				required: true,
 				// Preview sends nothing, so it needs no credential.
-				displayOptions: { show: { operation: ['create', 'update'] } },
+				displayOptions: { show: { operation: ['create', 'update', 'upsert'] } },
 			},
 		],
 		properties: scheduleProperties,
@@ -87,23 +89,35 @@ interface ScheduleRequest {
 	operation: ScheduleOperation;
 	scheduleId?: number;
 	fields: ScheduleFields;
+	/** Create or Update: the fingerprint of `fields`, and the one the item says was last sent. */
+	fingerprint?: string;
+	lastFingerprint?: string;
 	count: number;
 	retry: RetryPolicy;
 }
 
+/** What Create or Update did with an item, for the next node to write back beside the ID. */
+type UpsertAction = 'created' | 'updated' | 'unchanged';
+
 function scheduleRequestFor(context: IExecuteFunctions, itemIndex: number, zone: string): ScheduleRequest {
 	const operation = context.getNodeParameter('operation', itemIndex) as ScheduleOperation;
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const scheduleId =
-		operation === 'update' ? parseScheduleId(context.getNodeParameter('scheduleId', itemIndex)) : undefined;
 	const fields = scheduleFieldsFrom(readScheduleInput(context, itemIndex), zone);
-	return {
+	const request: ScheduleRequest = {
 		operation,
-		scheduleId,
 		fields,
 		count: parseNextRunsToShow(options.nextRunsToShow),
 		retry: retryPolicyFrom(options),
 	};
+	if (operation === 'update') {
+		request.scheduleId = parseScheduleId(context.getNodeParameter('scheduleId', itemIndex));
+	}
+	if (operation === 'upsert') {
+		request.scheduleId = parseOptionalScheduleId(context.getNodeParameter('scheduleId', itemIndex, ''));
+		request.fingerprint = scheduleFingerprint(fields);
+		request.lastFingerprint = String(context.getNodeParameter('lastFingerprint', itemIndex, '') ?? '').trim();
+	}
+	return request;
 }
 
 function readScheduleInput(context: IExecuteFunctions, itemIndex: number): ScheduleInput {
@@ -129,33 +143,65 @@ function readScheduleInput(context: IExecuteFunctions, itemIndex: number): Sched
 	};
 }
 
-/** Create and Update send the fields; Preview sends nothing and shows the fields it would send. */
+/**
+ * Create and Update send the fields; Create or Update sends what the item needs, if anything;
+ * Preview sends nothing and shows the fields it would send.
+ */
 async function saveSchedule(context: IExecuteFunctions, request: ScheduleRequest, itemIndex: number): Promise<IDataObject> {
-	const { operation, scheduleId, retry } = request;
-	const body = { ...request.fields } as IDataObject;
-	const throttleAdvice = THROTTLE_ADVICE;
-	if (operation === 'create') {
-		// Not idempotent: a connection that breaks after the POST left is not retried (transport.ts).
-		return (await apiRequest.call(context, 'POST', '/schedule', {
-			body,
-			retry,
-			throttleAdvice,
-			itemIndex,
-		})) as Schedule & IDataObject;
-	}
-	if (operation === 'update') {
-		// PUT replaces the whole configuration, so sending it again after a 500 cannot do anything
-		// the first attempt did not: it is as safe to retry as a lookup.
-		return (await apiRequest.call(context, 'PUT', `/schedule/${scheduleId}`, {
-			body,
-			retry,
-			throttleAdvice,
-			itemIndex,
-			idempotent: true,
-			resource: `schedule ${scheduleId}`,
-		})) as Schedule & IDataObject;
-	}
-	return body;
+	if (request.operation === 'create') return await createSchedule(context, request, itemIndex);
+	if (request.operation === 'update') return await replaceSchedule(context, request, itemIndex);
+	if (request.operation === 'upsert') return await upsertSchedule(context, request, itemIndex);
+	return { ...request.fields };
+}
+
+async function createSchedule(context: IExecuteFunctions, request: ScheduleRequest, itemIndex: number): Promise<IDataObject> {
+	// Not idempotent: a connection that breaks after the POST left is not retried (transport.ts).
+	return (await apiRequest.call(context, 'POST', '/schedule', {
+		body: { ...request.fields },
+		retry: request.retry,
+		throttleAdvice: THROTTLE_ADVICE,
+		itemIndex,
+	})) as Schedule & IDataObject;
+}
+
+async function replaceSchedule(context: IExecuteFunctions, request: ScheduleRequest, itemIndex: number): Promise<IDataObject> {
+	const { scheduleId } = request;
+	// PUT replaces the whole configuration, so sending it again after a 500 cannot do anything
+	// the first attempt did not: it is as safe to retry as a lookup.
+	return (await apiRequest.call(context, 'PUT', `/schedule/${scheduleId}`, {
+		body: { ...request.fields },
+		retry: request.retry,
+		throttleAdvice: THROTTLE_ADVICE,
+		itemIndex,
+		idempotent: true,
+		resource: `schedule ${scheduleId}`,
+	})) as Schedule & IDataObject;
+}
+
+/**
+ * No Schedule ID: the row was never sent, so it is created. An ID and the fingerprint of what was
+ * last sent equal to the fields' own: the service holds them already, and nothing is sent.
+ * Otherwise the whole configuration replaces the schedule's.
+ */
+function upsertAction({ scheduleId, fingerprint, lastFingerprint }: ScheduleRequest): UpsertAction {
+	if (scheduleId === undefined) return 'created';
+	return fingerprint === lastFingerprint ? 'unchanged' : 'updated';
+}
+
+async function upsertSchedule(context: IExecuteFunctions, request: ScheduleRequest, itemIndex: number): Promise<IDataObject> {
+	const action = upsertAction(request);
+	const schedule =
+		action === 'created'
+			? await createSchedule(context, request, itemIndex)
+			: action === 'updated'
+				? await replaceSchedule(context, request, itemIndex)
+				: { scheduleid: request.scheduleId, ...request.fields };
+	return {
+		...schedule,
+		scheduleid: schedule.scheduleid ?? request.scheduleId,
+		action,
+		fingerprint: request.fingerprint,
+	};
 }
 
 /** The schedule as the service returned it, plus when it will run. */

@@ -5,9 +5,10 @@ import { optionFields } from '../shared/options';
 
 import { MONTH_NAMES } from './scheduleFields';
 
-export type ScheduleOperation = 'create' | 'update' | 'preview';
+export type ScheduleOperation = 'create' | 'update' | 'upsert' | 'preview';
 
 const showOnlyForUpdate = { show: { operation: ['update'] } };
+const showOnlyForUpsert = { show: { operation: ['upsert'] } };
 
 // Calendar order, not alphabetical: a person scans months and weekdays in the order they come.
 const MONTH_OPTIONS: INodePropertyOptions[] = MONTH_NAMES.map((name, index) => ({ name, value: index + 1 }));
@@ -24,6 +25,12 @@ export const scheduleProperties: INodeProperties[] = [
 				value: 'create',
 				action: 'Create a schedule',
 				description: 'Store a new schedule that runs a rate shop at the dates and times below',
+			},
+			{
+				name: 'Create or Update',
+				value: 'upsert',
+				action: 'Create or update a schedule',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
 			},
 			{
 				name: 'Preview',
@@ -49,6 +56,25 @@ export const scheduleProperties: INodeProperties[] = [
 		placeholder: 'e.g. 1205',
 		displayOptions: showOnlyForUpdate,
 		description: 'The scheduleid the service returned when the schedule was created',
+	},
+	{
+		displayName: 'Schedule ID',
+		name: 'scheduleId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1205',
+		displayOptions: showOnlyForUpsert,
+		description:
+			'The scheduleid of the schedule to update, usually the column the previous run wrote it back to. Empty: the schedule is created.',
+	},
+	{
+		displayName: 'Last Sent Fingerprint',
+		name: 'lastFingerprint',
+		type: 'string',
+		default: '={{ $json.fingerprint }}',
+		displayOptions: showOnlyForUpsert,
+		description:
+			'The fingerprint this node put out when it last sent the schedule, written back beside the Schedule ID. When it matches the fields below, nothing is sent.',
 	},
 	{
 		displayName:

@@ -273,6 +273,12 @@ export function parseScheduleId(value: unknown): number {
 	return scheduleId;
 }
 
+/** Create or Update: an empty Schedule ID (a row never sent) means the schedule is created. */
+export function parseOptionalScheduleId(value: unknown): number | undefined {
+	if (value === undefined || value === null || String(value).trim() === '') return undefined;
+	return parseScheduleId(value);
+}
+
 export function parseScheduleName(value: unknown): string {
 	return parseRequiredText(L.name, value);
 }

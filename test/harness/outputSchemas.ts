@@ -212,6 +212,20 @@ export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
 		},
 	},
 	{
+		// A created row and an unchanged one: the items a sheet's second run puts out.
+		file: 'Schedule/__schema__/v1.0.0/upsert.json',
+		output: async (sandbox) => {
+			const upsert = { ...DAILY_FROM_2030_SCHEDULE, operation: 'upsert', scheduleId: '', lastFingerprint: '', options: {} };
+			const [created] = await nodeOutput(sandbox, 'travelPricingSchedule', upsert);
+			const [unchanged] = await nodeOutput(sandbox, 'travelPricingSchedule', {
+				...upsert,
+				scheduleId: String(created.scheduleid),
+				lastFingerprint: String(created.fingerprint),
+			});
+			return [created, unchanged];
+		},
+	},
+	{
 		file: 'Schedule/__schema__/v1.0.0/preview.json',
 		output: async (sandbox) => await nodeOutput(sandbox, 'travelPricingSchedule', { ...DAILY_FROM_2030_SCHEDULE, operation: 'preview', options: {} }),
 	},

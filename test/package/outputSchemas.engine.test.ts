@@ -14,7 +14,7 @@ describe('the output schemas n8n shows before a node runs', () => {
 			expect(files).toContain(`${folder}/__schema__/v1.0.0.json`);
 		}
 		// A node with an Operation field has one file per operation: n8n reads __schema__/v<version>/<operation>.json.
-		for (const operation of ['create', 'update', 'preview']) {
+		for (const operation of ['create', 'update', 'upsert', 'preview']) {
 			expect(files).toContain(`Schedule/__schema__/v1.0.0/${operation}.json`);
 		}
 		for (const operation of ['detectChanges', 'compareWithMyHotel', 'checkParity', 'digest']) {
