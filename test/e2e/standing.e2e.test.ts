@@ -400,6 +400,22 @@ describe.each(e2eVersions())('Undercut and parity alerts in n8n %s', (version) =
 		expect(shop.rankWatch.map(nightKey).sort()).toEqual(moves);
 	});
 
+	test('the last shop delivered again, ten records a delivery, alerts nothing more', async () => {
+		const before = { example: new Set(await env.n8n.executionIds(EXAMPLE.id)), feed: new Set(await env.n8n.executionIds(FEED.id)) };
+		const perWorkflow = Math.ceil(RECORDS / 10);
+		const run = await env.sandbox.runShop({ repeatRun: shops[shops.length - 1].run.runId, replay: true, perDelivery: 10, concurrency: 4 });
+		expect(run.byStatus).toEqual({ 200: perWorkflow * 2 });
+		expect(await env.n8n.waitForExecutions(EXAMPLE.id, before.example.size + perWorkflow)).toBe(before.example.size + perWorkflow);
+		expect(await env.n8n.waitForExecutions(FEED.id, before.feed.size + perWorkflow)).toBe(before.feed.size + perWorkflow);
+		const output = async (workflowId: string, node: string, except: Set<string>) => (await env.n8n.executionOutputs(workflowId, node, { except })).flat();
+		expect({
+			detect: await output(EXAMPLE.id, 'Detect changes', before.example),
+			compare: await output(EXAMPLE.id, 'Compare with my hotel', before.example),
+			parity: await output(EXAMPLE.id, 'Check parity', before.example),
+			rankWatch: await output(FEED.id, 'Rank watch', before.feed),
+		}).toEqual({ detect: [], compare: [], parity: [], rankWatch: [] });
+	});
+
 	test('the digest sums exactly the undercuts and parity losses of each hotel and day, and the next digest posts nothing', async () => {
 		const run = await env.n8n.execute(EXAMPLE.id);
 		const digests = outputOf(run, 'Digest');
