@@ -7,17 +7,20 @@ import {
 	bindCredentials,
 	DATA_TABLE_SCOPES,
 	ensureN8n,
+	ensureScheduleSheet,
 	formatDuration,
 	freePort,
 	N8N_API_CREDENTIAL,
 	n8nApiCredential,
 	N8nInstance,
+	N8nPublicApi,
 	NEWEST_N8N,
 	ownPackageJson,
 	packPackage,
 	PROVEN_N8N_VERSIONS,
 	REPO_ROOT,
 	runCommand,
+	SCHEDULE_SHEET_NAME,
 	serviceCredentials,
 	type Owner,
 	type ServiceAccess,
@@ -197,14 +200,29 @@ async function reRegisterRateTriggers(n8n: N8nInstance): Promise<string[]> {
 /**
  * Rate Changes keeps its tables in n8n's Data Tables through n8n's public API: the demo makes an
  * API key of the demo owner, with the data table scopes only, and the "Travel Pricing n8n API"
- * credential pointing at this n8n, once per demo folder.
+ * credential pointing at this n8n, once per demo folder. Later starts read the key back from that
+ * credential, to create the example's schedule sheet if it has gone.
  */
-async function ensureN8nApiCredential(n8n: N8nInstance): Promise<boolean> {
+async function ensureN8nApiKey(n8n: N8nInstance): Promise<{ apiKey: string; created: boolean }> {
 	const credentials = await n8n.request<{ data: Array<{ id: string }> }>('GET', '/rest/credentials');
-	if (credentials.body.data?.some((credential) => credential.id === N8N_API_CREDENTIAL.id)) return false;
+	if (credentials.body.data?.some((credential) => credential.id === N8N_API_CREDENTIAL.id)) {
+		return { apiKey: await storedApiKey(n8n), created: false };
+	}
 	const apiKey = await n8n.createApiKey('Travel Pricing demo (Rate Changes)', DATA_TABLE_SCOPES);
 	await n8n.importCredentials([n8nApiCredential(n8n.baseUrl, apiKey)]);
-	return true;
+	return { apiKey, created: true };
+}
+
+/** n8n shows an API key once; its credential keeps it, and n8n's CLI exports it decrypted. */
+async function storedApiKey(n8n: N8nInstance): Promise<string> {
+	const file = path.join(n8n.userFolder, `export-credential-${Date.now()}.json`);
+	try {
+		await n8n.cli(['export:credentials', `--id=${N8N_API_CREDENTIAL.id}`, '--decrypted', `--output=${file}`]);
+		const [credential] = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ data: { apiKey: string } }>;
+		return credential.data.apiKey;
+	} finally {
+		fs.rmSync(file, { force: true });
+	}
 }
 
 async function signIn(n8n: N8nInstance): Promise<boolean> {
@@ -280,8 +298,12 @@ async function main(): Promise<void> {
 			await stop(1);
 		});
 		const signedIn = await signIn(n8n);
-		if (signedIn && (await ensureN8nApiCredential(n8n))) {
-			step(`Created an n8n API key (data table scopes) and the credential "${N8N_API_CREDENTIAL.name}" for Rate Changes`);
+		if (signedIn) {
+			const { apiKey, created } = await ensureN8nApiKey(n8n);
+			if (created) step(`Created an n8n API key (data table scopes) and the credential "${N8N_API_CREDENTIAL.name}" for Rate Changes`);
+			if ((await ensureScheduleSheet(new N8nPublicApi(n8n.baseUrl, apiKey))).created) {
+				step(`Created the data table "${SCHEDULE_SHEET_NAME}" with three sample hotels, for "Schedules from a sheet"`);
+			}
 		}
 		const reRegistered = sandbox && signedIn ? await reRegisterRateTriggers(n8n) : [];
 

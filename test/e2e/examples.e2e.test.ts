@@ -4,14 +4,21 @@ import { digestEvents } from './digestExpectation';
 import {
 	AIRPORTS_CREDENTIAL,
 	API_CREDENTIAL,
+	DATA_TABLE_SCOPES,
 	e2eVersions,
+	editScheduleSheetRow,
+	ensureScheduleSheet,
 	N8N_API_CREDENTIAL,
+	N8nPublicApi,
 	outputOf,
 	REPO_ROOT,
+	SAMPLE_SCHEDULE_ROWS,
+	scheduleSheetRows,
 	startAlertInbox,
 	startE2e,
 	type AlertInbox,
 	type E2eEnvironment,
+	type SheetRow,
 	type WorkflowSeed,
 } from './harness';
 
@@ -33,8 +40,11 @@ const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 
 /** The examples carry no id (an editor import assigns one); these let the test run them by id. */
 const RATE_ALERT = { file: 'rate-alert.json', id: 'exRateAlert00001' };
-const SCHEDULES = { file: 'schedules-from-rows.json', id: 'exSchedules00001' };
+const SCHEDULES = { file: 'schedules-from-sheet.json', id: 'exSchedules00001' };
 const DIGEST = { file: 'event-impact-digest.json', id: 'exEventDigest001' };
+
+/** Where the e2e copy of "Schedules from a sheet" listens (see startedByWebhook). */
+const SCHEDULES_WEBHOOK = 'schedules-from-sheet-e2e';
 
 /** The shop whose run the rate alert watches: the one `npm start` suggests running. */
 const SHOP_ID = 1;
@@ -68,10 +78,31 @@ function withAlertUrl(workflow: Example, alertUrl: string): Example {
 	return workflow;
 }
 
+/**
+ * The example published, with a webhook in place of its Manual Trigger and its Schedule Trigger
+ * disabled, so the test starts each run and the clock none. It runs in the n8n server: `n8n
+ * execute` starts no Data Tables (n8n starts its modules in the server and its workers only).
+ */
+function startedByWebhook(workflow: Example): Example {
+	const nodes = workflow.nodes.map((node) => {
+		if (node.name === 'Start') {
+			return {
+				...node,
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2.1,
+				webhookId: SCHEDULES_WEBHOOK,
+				parameters: { httpMethod: 'POST', path: SCHEDULES_WEBHOOK, responseMode: 'lastNode', options: {} },
+			};
+		}
+		return node.type === 'n8n-nodes-base.scheduleTrigger' ? { ...node, disabled: true } : node;
+	});
+	return { ...workflow, nodes };
+}
+
 describe('the example workflows as files', () => {
 	const files = fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json'));
 
-	test('there is a rate alert, a schedules-from-rows, an event digest and an AI agent example', () => {
+	test('there is a rate alert, a schedules-from-sheet, an event digest and an AI agent example', () => {
 		expect(files).toEqual(expect.arrayContaining([RATE_ALERT.file, SCHEDULES.file, DIGEST.file, 'event-demand-agent.json']));
 	});
 
@@ -96,10 +127,10 @@ describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 		inbox = await startAlertInbox();
 		const workflows: WorkflowSeed[] = [
 			{ ...withAlertUrl(readExample(RATE_ALERT.file), inbox.url), id: RATE_ALERT.id },
-			{ ...readExample(SCHEDULES.file), id: SCHEDULES.id },
+			{ ...startedByWebhook(readExample(SCHEDULES.file)), id: SCHEDULES.id },
 			{ ...readExample(DIGEST.file), id: DIGEST.id },
 		];
-		env = await startE2e({ version, workflows, publish: [RATE_ALERT.id] });
+		env = await startE2e({ version, workflows, publish: [RATE_ALERT.id, SCHEDULES.id] });
 	}, 30 * 60_000);
 
 	afterAll(async () => {
@@ -158,51 +189,119 @@ describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 		});
 	});
 
+	describe('Schedules from a sheet', () => {
+		/** What each sample row must become on the wire (the row's lists, in the spec's form). */
+		const WIRE_BY_NAME: Record<string, Partial<Record<'year' | 'month' | 'dow' | 'day' | 'hour' | 'minute' | 'seconds', string>>> = {
+			'Cape Town Harbour Hotel, weekday mornings': { year: '*', month: '*', dow: '1,2,3,4,5', day: '*', hour: '6', minute: '30', seconds: '0' },
+			'Camps Bay Suites, weekends twice a day': { year: '*', month: '*', dow: '0,6', day: '*', hour: '8,20', minute: '0', seconds: '0' },
+			'Airport Lodge, 1st and 15th in peak season': { year: '*', month: '1,2,12', dow: '*', day: '1,15', hour: '5', minute: '15', seconds: '0' },
+		};
+		let api: N8nPublicApi;
+		let tableId: string;
+
+		/** Runs the example to its end, and reads the sheet after it. */
+		async function runExample(): Promise<SheetRow[]> {
+			env.sandbox.clearRequests();
+			const response = await fetch(env.n8n.webhookUrl(SCHEDULES_WEBHOOK), { method: 'POST' });
+			expect(response.status).toBe(200);
+			return await scheduleSheetRows(api, tableId);
+		}
+
+		const requestsSent = () => env.sandbox.requests().map((request) => `${request.method} ${request.path}`);
+
+		beforeAll(async () => {
+			// The sheet as npm start creates it: the same function, with a key of the same scopes.
+			api = new N8nPublicApi(env.n8n.baseUrl, await env.n8n.createApiKey('Schedules sheet e2e', DATA_TABLE_SCOPES));
+			const sheet = await ensureScheduleSheet(api);
+			expect(sheet.created).toBe(true);
+			tableId = sheet.id;
+		});
+
+		test('the first run creates one schedule per row and writes its scheduleid, action, fingerprint and next run into the row', async () => {
+			const createdAfter = Date.now();
+			const rows = await runExample();
+
+			expect(requestsSent()).toEqual(SAMPLE_SCHEDULE_ROWS.map(() => 'POST /schedule'));
+			const schedules = env.sandbox.schedules();
+			expect(schedules).toHaveLength(SAMPLE_SCHEDULE_ROWS.length);
+			expect(rows.map((row) => row.name)).toEqual(SAMPLE_SCHEDULE_ROWS.map((row) => row.name));
+			for (const row of rows) {
+				const stored = schedules.find((schedule) => schedule.scheduleid === row.scheduleid);
+				expect(stored).toMatchObject({
+					schedulename: row.name,
+					rateshopid: row.rateShopId,
+					startdate: row.startDate,
+					status: 1,
+					...WIRE_BY_NAME[String(row.name)],
+				});
+				expect(row).toMatchObject({ action: 'created', fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), error: '' });
+				if (!stored) continue;
+				// The workflow runs in UTC (the instance's timezone), so its run times are UTC wall times.
+				const nextRun = new Date(String(row.nextRun));
+				expect({ nextRun: row.nextRun, fits: fitsSchedule(nextRun, stored) }).toEqual({ nextRun: row.nextRun, fits: true });
+				expect(nextRun.getTime()).toBeGreaterThan(Math.max(createdAfter, Date.parse(`${stored.startdate}T00:00:00Z`)));
+			}
+		});
+
+		test('a second run of the unchanged sheet sends no request and creates nothing', async () => {
+			const before = await scheduleSheetRows(api, tableId);
+			const rows = await runExample();
+
+			expect(env.sandbox.requests()).toEqual([]);
+			expect(env.sandbox.schedules()).toHaveLength(SAMPLE_SCHEDULE_ROWS.length);
+			expect(rows.map((row) => [row.scheduleid, row.action, row.fingerprint])).toEqual(
+				before.map((row) => [row.scheduleid, 'unchanged', row.fingerprint]),
+			);
+		});
+
+		test('a row edited between runs updates exactly its schedule, with one PUT', async () => {
+			const [edited, ...others] = await scheduleSheetRows(api, tableId);
+			await editScheduleSheetRow(api, tableId, edited.id, { hours: '7,19' });
+
+			const rows = await runExample();
+
+			expect(requestsSent()).toEqual([`PUT /schedule/${edited.scheduleid}`]);
+			expect(env.sandbox.schedules().find((schedule) => schedule.scheduleid === edited.scheduleid)).toMatchObject({ hour: '7,19' });
+			expect(rows[0]).toMatchObject({ scheduleid: edited.scheduleid, action: 'updated' });
+			expect(rows[0].fingerprint).not.toBe(edited.fingerprint);
+			expect(rows.slice(1).map((row) => [row.scheduleid, row.action])).toEqual(others.map((row) => [row.scheduleid, 'unchanged']));
+			expect(env.sandbox.schedules()).toHaveLength(SAMPLE_SCHEDULE_ROWS.length);
+		});
+
+		test('a row set to inactive sends status 0 for its schedule', async () => {
+			const paused = (await scheduleSheetRows(api, tableId))[1];
+			await editScheduleSheetRow(api, tableId, paused.id, { status: 'inactive' });
+
+			const rows = await runExample();
+
+			const [request] = env.sandbox.requests();
+			expect(requestsSent()).toEqual([`PUT /schedule/${paused.scheduleid}`]);
+			expect(request.body).toMatchObject({ status: 0 });
+			expect(env.sandbox.schedules().find((schedule) => schedule.scheduleid === paused.scheduleid)).toMatchObject({ status: 0 });
+			expect(rows[1]).toMatchObject({ action: 'updated', nextRun: '' });
+		});
+
+		test('a row with a bad field gets its error written into it, and the other rows go on', async () => {
+			const broken = (await scheduleSheetRows(api, tableId))[2];
+			await editScheduleSheetRow(api, tableId, broken.id, { hours: '5,25' });
+
+			const rows = await runExample();
+
+			expect(env.sandbox.requests()).toEqual([]);
+			expect(rows[2]).toMatchObject({
+				scheduleid: broken.scheduleid,
+				action: 'error',
+				error: 'Invalid Hours "5,25" in item 2: "25" is not an hour (0 to 23)',
+			});
+			expect(rows.slice(0, 2).map((row) => row.action)).toEqual(['unchanged', 'unchanged']);
+		});
+	});
+
 	describe('run with n8n execute', () => {
 		// The manual examples run as the operations suite runs its workflows: with n8n execute
 		// alone on the database, the server stopped once the rate alert no longer needs it.
 		beforeAll(async () => {
 			await env.n8n.stop();
-		});
-
-		describe('Schedules from a list of rows', () => {
-			/** What each row of the example must become on the wire (the row's lists, in the spec's form). */
-			const WIRE_BY_NAME: Record<string, Partial<Record<'year' | 'month' | 'dow' | 'day' | 'hour' | 'minute' | 'seconds', string>>> = {
-				'Cape Town compset, weekday mornings': { year: '*', month: '*', dow: '1,2,3,4,5', day: '*', hour: '6', minute: '30', seconds: '0' },
-				'Cape Town compset, weekends twice a day': { year: '*', month: '*', dow: '0,6', day: '*', hour: '8,20', minute: '0', seconds: '0' },
-				'Shop 7, 1st and 15th in peak season': { year: '*', month: '1,2,12', dow: '*', day: '1,15', hour: '5', minute: '15', seconds: '0' },
-			};
-
-			test('creates one schedule per row in the service and shows the next runs of each', async () => {
-				const createdAfter = Date.now();
-				const run = await env.n8n.execute(SCHEDULES.id);
-				const rows = outputOf(run, 'Schedule rows (stand-in for a sheet)');
-				const created = outputOf(run, 'Create schedule');
-
-				expect(rows.map((row) => row.name).sort()).toEqual(Object.keys(WIRE_BY_NAME).sort());
-				expect(created).toHaveLength(rows.length);
-				for (const [index, row] of rows.entries()) {
-					const schedule = created[index];
-					const stored = env.sandbox.schedules().find((candidate) => candidate.scheduleid === schedule.scheduleid);
-					expect(stored).toMatchObject({
-						schedulename: row.name,
-						rateshopid: row.rateShopId,
-						startdate: row.startDate,
-						status: 1,
-						...WIRE_BY_NAME[String(row.name)],
-					});
-					if (!stored) continue;
-
-					const nextRuns = (schedule.nextRuns as string[]).map((text) => new Date(text));
-					expect(nextRuns).toHaveLength(3);
-					// The workflow runs in UTC (the instance's timezone), so its run times are UTC wall times.
-					for (const [position, time] of nextRuns.entries()) {
-						expect({ time: time.toISOString(), fits: fitsSchedule(time, stored) }).toEqual({ time: time.toISOString(), fits: true });
-						expect(time.getTime()).toBeGreaterThan(Math.max(createdAfter, Date.parse(`${stored.startdate}T00:00:00Z`)));
-						if (position > 0) expect(time.getTime()).toBeGreaterThan(nextRuns[position - 1].getTime());
-					}
-				}
-			});
 		});
 
 		describe('Event impact digest', () => {

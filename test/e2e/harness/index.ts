@@ -20,3 +20,13 @@ export { outputOf, parseRun, type WorkflowRun } from './workflowRun';
 export { freePort, runChecked, runCommand, spawnGroup, type GroupProcess } from './processes';
 export { CACHE_ROOT, ensureN8n, formatDuration, NEWEST_N8N, OLDEST_N8N, printProgress, PROVEN_N8N_VERSIONS, type N8nRuntime } from './runtime';
 export { loadWorkflow } from './workflows';
+export {
+	editScheduleSheetRow,
+	ensureScheduleSheet,
+	N8nPublicApi,
+	SAMPLE_SCHEDULE_ROWS,
+	SCHEDULE_SHEET_COLUMNS,
+	SCHEDULE_SHEET_NAME,
+	scheduleSheetRows,
+	type SheetRow,
+} from './scheduleSheet';
