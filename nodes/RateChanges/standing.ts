@@ -149,6 +149,17 @@ function newestCollected(items: readonly ObservedItem[]): string {
 	return items.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
 }
 
+/** The three tables both operations read and write, created when missing. */
+async function openTables(context: IExecuteFunctions, limiter: RequestLimiter, names: StandingTables) {
+	const tables = new DataTables(context, limiter);
+	const [ratesId, changesId, positionsId] = await Promise.all([
+		tables.ensureTable(ratesTable(names.ratesTable)),
+		tables.ensureTable(changesTable(names.changesTable)),
+		tables.ensureTable(positionsTable(names.positionsTable)),
+	]);
+	return { tables, ratesId, changesId, positionsId };
+}
+
 function firstOf(items: readonly ObservedItem[]): Observation {
 	return items[0].observation;
 }
@@ -159,12 +170,7 @@ export async function compareWithMyHotel(
 	settings: CompareSettings,
 	observed: readonly ObservedItem[],
 ): Promise<StandingItem[]> {
-	const tables = new DataTables(context, limiter);
-	const [ratesId, changesId, positionsId] = await Promise.all([
-		tables.ensureTable(ratesTable(settings.ratesTable)),
-		tables.ensureTable(changesTable(settings.changesTable)),
-		tables.ensureTable(positionsTable(settings.positionsTable)),
-	]);
+	const { tables, ratesId, changesId, positionsId } = await openTables(context, limiter, settings);
 	const groups = groupBy(observed, ({ checkIn, los, guests, websiteCode }) => {
 		const filters = [eq('checkIn', checkIn), eq('los', los), eq('guests', guests), ...(settings.sameWebsite ? [eq('websiteCode', websiteCode)] : [])];
 		return { key: [settings.myHotelCode, settings.sameWebsite ? websiteCode : '*', checkIn, los, guests].join('|'), filter: { type: 'and', filters } };
@@ -252,12 +258,7 @@ export async function checkParity(
 	settings: ParitySettings,
 	observed: readonly ObservedItem[],
 ): Promise<StandingItem[]> {
-	const tables = new DataTables(context, limiter);
-	const [ratesId, changesId, positionsId] = await Promise.all([
-		tables.ensureTable(ratesTable(settings.ratesTable)),
-		tables.ensureTable(changesTable(settings.changesTable)),
-		tables.ensureTable(positionsTable(settings.positionsTable)),
-	]);
+	const { tables, ratesId, changesId, positionsId } = await openTables(context, limiter, settings);
 	// The same hotel, stay and room on every website.
 	const groups = groupBy(observed, ({ hotelCode, checkIn, los, guests, roomType }) => {
 		if (hotelCode !== settings.hotelCode) return undefined;
