@@ -250,10 +250,14 @@ function statusError(
 			description = `Give the key of ${credential} the data table scopes (dataTable:list, dataTable:create, dataTable:read, dataTableRow:read, dataTableRow:create, dataTableRow:update), or use a key without scopes.`;
 			break;
 		case 404:
-			message = path === '/data-tables' ? "n8n's public API has no Data Tables at this address" : `${subject.charAt(0).toUpperCase()}${subject.slice(1)} was not found`;
+			// n8n 1.x answers this 404 too: its public API has no Data Tables at all.
+			message =
+				path === '/data-tables'
+					? "n8n's public API has no Data Tables at this address: Rate Changes needs n8n 2.8 or later"
+					: `${subject.charAt(0).toUpperCase()}${subject.slice(1)} was not found`;
 			description =
 				path === '/data-tables'
-					? `Rate Changes keeps its tables in n8n's Data Tables through n8n's public API, which has them from n8n 2.8 on. Check the n8n Base URL of ${credential}, and that the public API is enabled (N8N_PUBLIC_API_DISABLED is not true).`
+					? `Rate Changes keeps its tables in n8n's Data Tables through n8n's public API, which has them from n8n 2.8 on (n8n 1.x has none). Check that this n8n is 2.8 or later, the n8n Base URL of ${credential}, and that the public API is enabled (N8N_PUBLIC_API_DISABLED is not true).`
 					: 'It may have been deleted while the node ran; run the node again to create it.';
 			break;
 		default:

@@ -1,3 +1,6 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { ColumnSpec } from '../../nodes/RateChanges/dataTables';
@@ -117,6 +120,28 @@ describe('an API key n8n refuses names the credential field to fix, and never sh
 		]);
 		const shown = [result.error?.message, result.error?.description, JSON.stringify(result.run.data.resultData)].join('\n');
 		expect(shown).not.toContain(refusedKey);
+	});
+});
+
+describe('an n8n whose public API has no Data Tables (n8n 1.x) is refused with the n8n version the node needs', () => {
+	it('names n8n 2.8 as the minimum when listing tables answers 404, as n8n 1.123 does', async () => {
+		// n8n 1.123's public API answers every /data-tables request so.
+		const n8n1x = http.createServer((_request, response) => {
+			response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"not found"}');
+		});
+		await new Promise<void>((resolve) => n8n1x.listen(0, '127.0.0.1', resolve));
+		try {
+			const result = await runNode({
+				nodeType: 'travelPricingRateChanges',
+				parameters: DETECT,
+				items: [valid(2)],
+				credentials: { travelPricingN8nApi: { baseUrl: `http://127.0.0.1:${(n8n1x.address() as AddressInfo).port}`, apiKey: 'n8n_api_key' } },
+			});
+			expect(result.error?.message).toBe("n8n's public API has no Data Tables at this address: Rate Changes needs n8n 2.8 or later");
+			expect(result.error?.description).toContain('(n8n 1.x has none)');
+		} finally {
+			await new Promise((resolve) => n8n1x.close(resolve));
+		}
 	});
 });
 
