@@ -9,10 +9,11 @@ import {
 
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { runListing } from '../shared/paging';
+import { isSimplified } from '../shared/simplify';
 
 import { eventImpactProperties } from './description';
 import { eventImpactFilters } from './eventFilters';
-import { findEvents } from './eventImpact';
+import { findEvents, simplifyEvent } from './eventImpact';
 
 export class TravelPricingEventImpact implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,7 +21,8 @@ export class TravelPricingEventImpact implements INodeType {
 		name: 'travelPricingEventImpact',
 		icon: { light: 'file:eventImpact.svg', dark: 'file:eventImpact.dark.svg' },
 		group: ['input'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["returnAll"] ? "All matching events" : "Up to " + $parameter["limit"] + " events"}}',
 		description: 'Find events and their impact score (0 to 100) by date, place, category, size and status',
 		defaults: { name: 'Event Impact' },
@@ -36,8 +38,14 @@ export class TravelPricingEventImpact implements INodeType {
 		// Each item is its own search; all run at once within the node's Concurrency.
 		const output = await runListing(
 			this,
-			(itemIndex) => eventImpactFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject, zone),
-			async (filters, settings) => await findEvents(this, filters, settings),
+			(itemIndex) => ({
+				filters: eventImpactFilters(this.getNodeParameter('filters', itemIndex, {}) as IDataObject, zone),
+				simplify: isSimplified(this, itemIndex),
+			}),
+			async ({ filters, simplify }, settings) => {
+				const events = await findEvents(this, filters, settings);
+				return simplify ? events.map(simplifyEvent) : events;
+			},
 		);
 		return [output];
 	}

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { listingOptionFields, returnAllFields } from '../shared/paging';
+import { simplifyField } from '../shared/simplify';
 
 import { DEFAULT_PROXIMITY_MILES, EVENT_STATUS_CODES } from './eventFilters';
 
@@ -173,6 +174,9 @@ export const eventImpactProperties: INodeProperties[] = [
 		],
 	},
 	...returnAllFields('events'),
+	simplifyField(
+		'Whether to return each event with the ten fields that say what, when, where, how big and how sure it is (ID, name, category, start and end, city, venue, attendees, impact score, status) instead of all 23 fields the service sends',
+	),
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { readListing, type ListingSettings, type Page } from '../shared/paging';
+import { keepFields } from '../shared/simplify';
 import { apiRequest, type TravelPricingContext } from '../shared/transport';
 
 import type { EventImpactFilters } from './eventFilters';
@@ -30,6 +31,30 @@ export interface EventRecord {
 	longitude: string;
 	impactScore: number;
 	eventStatus: string;
+}
+
+/**
+ * What Simplify keeps of an event: what it is, when, where, how big and how sure, the fields a
+ * question about demand around a hotel is answered with. `eventId` is what the Event ID filter
+ * takes; the place is the city and the venue (the address, coordinates and region codes are for
+ * maps); the impact class and the description are dropped, the first being the score in words, the
+ * second the longest field and free text.
+ */
+export const SIMPLIFIED_EVENT_FIELDS = [
+	'eventId',
+	'eventName',
+	'category',
+	'startDate',
+	'endDate',
+	'city',
+	'venue',
+	'estimatedAttendees',
+	'impactScore',
+	'eventStatus',
+] as const satisfies ReadonlyArray<keyof EventRecord>;
+
+export function simplifyEvent(event: EventRecord): IDataObject {
+	return keepFields(event, SIMPLIFIED_EVENT_FIELDS);
 }
 
 export interface PageInfo {

@@ -12,6 +12,7 @@ import {
 import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
 import { checkItems, inItemOrder } from '../shared/itemOutcomes';
 import { numberOption, optionFields, requestOptionsFrom } from '../shared/options';
+import { isSimplified, simplifyField } from '../shared/simplify';
 import { throttleAdvice } from '../shared/throttleAdvice';
 
 import { hotelRows, lookUpHotels, parseHotelCode, type HotelQuery } from './hotelInfo';
@@ -45,7 +46,8 @@ export class TravelPricingHotelInfo implements INodeType {
 		name: 'travelPricingHotelInfo',
 		icon: { light: 'file:hotelInfo.svg', dark: 'file:hotelInfo.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["options"]["splitSources"] ? "One item per source" : "One item per hotel"}}',
 		description: 'Look up a hotel and the websites (sources) configured for it, by hotel code',
 		defaults: { name: 'Hotel Info' },
@@ -65,6 +67,9 @@ export class TravelPricingHotelInfo implements INodeType {
 					'The code of the hotel to look up, as the service\'s hotel search returns it. Usually mapped from a field of the input items by dragging it here.',
 				hint: 'Codes from many input items are sent together; each hotel comes back to the item that asked for it',
 			},
+			simplifyField(
+				'Whether to return the hotel with its code, name, city, country, stars, coordinates and sources (each with its website code, name and channel type) instead of every field the service sends',
+			),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -82,7 +87,7 @@ export class TravelPricingHotelInfo implements INodeType {
 		const hotelOf = await lookUpHotels(this, queries, THROTTLE_ADVICE);
 		// Items asking for the same code get copies, so changing one downstream leaves the others.
 		const output = await inItemOrder(this, queries, (query, itemIndex) =>
-			hotelRows(deepCopy(hotelOf(query.code, itemIndex)), query.splitSources),
+			hotelRows(deepCopy(hotelOf(query.code, itemIndex)), query),
 		);
 		return [output];
 	}
@@ -95,5 +100,6 @@ function hotelQueryFor(context: IExecuteFunctions, itemIndex: number): HotelQuer
 		batchSize: numberOption(options, batchSizeOption),
 		...requestOptionsFrom(options),
 		splitSources: context.getNodeParameter('options.splitSources', itemIndex, false) as boolean,
+		simplify: isSimplified(context, itemIndex),
 	};
 }

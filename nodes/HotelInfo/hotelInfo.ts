@@ -4,6 +4,7 @@ import { requestLimiter, type Settled } from '../shared/concurrency';
 import { asItemError } from '../shared/errors';
 import { parsePositiveInteger } from '../shared/fields';
 import type { RetryPolicy } from '../shared/retry';
+import { keepFields } from '../shared/simplify';
 import { apiRequest } from '../shared/transport';
 
 /** One of a hotel's sources, as SERVICE-SPEC.md part 2 gives it. */
@@ -46,6 +47,7 @@ export interface HotelQuery {
 	concurrency: number;
 	retry: RetryPolicy;
 	splitSources: boolean;
+	simplify: boolean;
 }
 
 /** The hotel asked for by an item: found, or the error of its batch, or "not found". */
@@ -226,7 +228,36 @@ export function splitHotelSources(hotel: HotelRecord): HotelSourceRow[] {
 	return sources.map((source) => ({ ...hotelFields, ...(source as unknown as IDataObject) }));
 }
 
-/** An item's output: the hotel, or with Split Sources one row per source. */
-export function hotelRows(hotel: HotelRecord, splitSources: boolean): IDataObject[] {
-	return splitSources ? splitHotelSources(hotel) : [hotel];
+/**
+ * What Simplify keeps of a hotel: who it is, where (the city and coordinates that Event Impact and
+ * Airports searches take), its stars, and which websites are configured for it. The street address,
+ * state and zip are for letters, not for questions about prices and demand.
+ */
+export const SIMPLIFIED_HOTEL_FIELDS = [
+	'hotelcode',
+	'hotelname',
+	'city',
+	'country',
+	'starrating',
+	'lat',
+	'long',
+	'sources',
+] as const satisfies ReadonlyArray<keyof Hotel>;
+
+/**
+ * What Simplify keeps of a source: the website code the rate nodes are set with, its name and its
+ * channel type. The page address is the longest field and no answer needs it; whether a snapshot
+ * is available matters only to whoever opens the service's screenshots.
+ */
+export const SIMPLIFIED_SOURCE_FIELDS = ['websitecode', 'websitename', 'channeltype'] as const satisfies ReadonlyArray<keyof Source>;
+
+export function simplifyHotel(hotel: HotelRecord): HotelRecord {
+	const sources = hotel.sources.map((source) => keepFields(source, SIMPLIFIED_SOURCE_FIELDS) as unknown as Source);
+	return { ...keepFields(hotel, SIMPLIFIED_HOTEL_FIELDS), sources } as HotelRecord;
+}
+
+/** An item's output: the hotel, or with Split Sources one row per source, simplified if asked. */
+export function hotelRows(hotel: HotelRecord, { splitSources, simplify }: Pick<HotelQuery, 'splitSources' | 'simplify'>): IDataObject[] {
+	const shown = simplify ? simplifyHotel(hotel) : hotel;
+	return splitSources ? splitHotelSources(shown) : [shown];
 }

@@ -13,10 +13,11 @@ beforeEach(() => {
 	sandbox.clearRequests();
 });
 
+/** The events' whole records (Simplify off), which the filters are checked against. */
 async function findEvents(parameters: IDataObject, items: IDataObject[] = [{}], continueOnFail = false, timezone?: string) {
 	return await runNode({
 		nodeType: 'travelPricingEventImpact',
-		parameters: { returnAll: true, ...parameters, options: { pageSize: 500, ...(parameters.options as IDataObject) } },
+		parameters: { returnAll: true, simplify: false, ...parameters, options: { pageSize: 500, ...(parameters.options as IDataObject) } },
 		items,
 		credentials: credentialsFor(sandbox),
 		continueOnFail,
@@ -321,5 +322,50 @@ describe('Limit makes no more requests than it needs', () => {
 		expect(result.items).toHaveLength(5);
 		expect(eventRequests()).toHaveLength(1);
 		expect(eventRequests()[0].query).toEqual({ eventsImpactPerPage: '5', pageNumber: '1' });
+	});
+});
+
+describe('Simplify: version 1 keeps the whole event; from version 1.1 the ten simplified fields are the default', () => {
+	const BERLIN = { city: 'Berlin' };
+
+	async function searchBerlin(typeVersion: number, simplify?: boolean) {
+		const result = await runNode({
+			nodeType: 'travelPricingEventImpact',
+			parameters: { returnAll: true, filters: BERLIN, options: { pageSize: 500 }, ...(simplify === undefined ? {} : { simplify }) },
+			credentials: credentialsFor(sandbox),
+			typeVersion,
+		});
+		expect(result.error).toBeUndefined();
+		return result.items.map((item) => item.json);
+	}
+
+	const berlinEvents = () => sandbox.data.seedEvents.filter((seed) => seed.event.city === 'Berlin').map((seed) => seed.event);
+
+	it('version 1, as saved workflows have it, puts out every event exactly as the service sends it', async () => {
+		const events = await searchBerlin(1);
+		expect(events.length).toBeGreaterThan(0);
+		expect(events).toEqual(berlinEvents());
+	});
+
+	it('version 1.1 puts out ID, name, category, start, end, city, venue, attendees, impact score and status by default', async () => {
+		const events = await searchBerlin(1.1);
+		expect(events).toEqual(
+			berlinEvents().map((event) => ({
+				eventId: event.eventId,
+				eventName: event.eventName,
+				category: event.category,
+				startDate: event.startDate,
+				endDate: event.endDate,
+				city: event.city,
+				venue: event.venue,
+				estimatedAttendees: event.estimatedAttendees,
+				impactScore: event.impactScore,
+				eventStatus: event.eventStatus,
+			})),
+		);
+	});
+
+	it('version 1.1 with Simplify off puts out what version 1 does', async () => {
+		expect(await searchBerlin(1.1, false)).toEqual(await searchBerlin(1));
 	});
 });

@@ -57,8 +57,9 @@ interface SchemaCase {
 	output(sandbox: Sandbox): Promise<IDataObject[]>;
 }
 
-async function nodeOutput(sandbox: Sandbox, nodeType: string, parameters: IDataObject, items: IDataObject[] = [{}]): Promise<IDataObject[]> {
-	const result = await runNode({ nodeType, parameters: parameters as never, items, credentials: credentialsFor(sandbox) });
+/** A node's output at one version, its newest unless given: each version has its own schema file. */
+async function nodeOutput(sandbox: Sandbox, nodeType: string, parameters: IDataObject, items: IDataObject[] = [{}], typeVersion?: number): Promise<IDataObject[]> {
+	const result = await runNode({ nodeType, parameters: parameters as never, items, credentials: credentialsFor(sandbox), typeVersion });
 	if (result.error) throw new Error(`${nodeType} failed: ${result.error.message}`);
 	return result.items.map((item) => item.json);
 }
@@ -198,7 +199,12 @@ async function checkedParity(sandbox: Sandbox): Promise<StandingRun[]> {
 export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
 	{
 		file: 'HotelInfo/__schema__/v1.0.0.json',
-		output: async (sandbox) => await nodeOutput(sandbox, 'travelPricingHotelInfo', { hotelCode: '={{ $json.code }}', options: {} }, sandbox.data.hotels.slice(0, 5).map((hotel) => ({ code: hotel.hotelcode }))),
+		output: async (sandbox) => await nodeOutput(sandbox, 'travelPricingHotelInfo', { hotelCode: '={{ $json.code }}', options: {} }, sandbox.data.hotels.slice(0, 5).map((hotel) => ({ code: hotel.hotelcode })), 1),
+	},
+	{
+		// Simplify on, its default from version 1.1.
+		file: 'HotelInfo/__schema__/v1.1.0.json',
+		output: async (sandbox) => await nodeOutput(sandbox, 'travelPricingHotelInfo', { hotelCode: '={{ $json.code }}', options: {} }, sandbox.data.hotels.slice(0, 5).map((hotel) => ({ code: hotel.hotelcode })), 1.1),
 	},
 	{
 		file: 'Schedule/__schema__/v1.0.0/create.json',
@@ -231,7 +237,12 @@ export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
 	},
 	{
 		file: 'EventImpact/__schema__/v1.0.0.json',
-		output: async (sandbox) => await nodeOutput(sandbox, 'travelPricingEventImpact', { filters: {}, returnAll: false, limit: 50, options: {} }),
+		output: async (sandbox) => await nodeOutput(sandbox, 'travelPricingEventImpact', { filters: {}, returnAll: false, limit: 50, options: {} }, [{}], 1),
+	},
+	{
+		// Simplify on, its default from version 1.1.
+		file: 'EventImpact/__schema__/v1.1.0.json',
+		output: async (sandbox) => await nodeOutput(sandbox, 'travelPricingEventImpact', { filters: {}, returnAll: false, limit: 50, options: {} }, [{}], 1.1),
 	},
 	{
 		file: 'Airports/__schema__/v1.0.0.json',

@@ -18,19 +18,23 @@ interface RunOptions {
 	continueOnFail?: boolean;
 	accessToken?: string;
 	baseUrl?: string;
+	typeVersion?: number;
+	/** Off unless given: most tests check the whole record; `null` leaves the parameter out. */
+	simplify?: boolean | null;
 }
 
-async function hotelInfo({ items, options = {}, continueOnFail = false, accessToken, baseUrl }: RunOptions) {
+async function hotelInfo({ items, options = {}, continueOnFail = false, accessToken, baseUrl, typeVersion, simplify = false }: RunOptions) {
 	const credentials = credentialsFor({
 		baseUrl: baseUrl ?? sandbox.baseUrl,
 		credentials: { ...sandbox.credentials, accessToken: accessToken ?? sandbox.credentials.accessToken },
 	});
 	return await runNode({
 		nodeType: 'travelPricingHotelInfo',
-		parameters: { hotelCode: '={{ $json.code }}', options },
+		parameters: { hotelCode: '={{ $json.code }}', options, ...(simplify === null ? {} : { simplify }) },
 		items,
 		credentials,
 		continueOnFail,
+		typeVersion,
 	});
 }
 
@@ -306,5 +310,45 @@ describe('split sources gives one item per website configured for the hotel', ()
 			...first.sources.map(() => ({ item: 0 })),
 			...second.sources.map(() => ({ item: 1 })),
 		]);
+	});
+});
+
+describe('Simplify: version 1 keeps the whole hotel; from version 1.1 the simplified hotel is the default', () => {
+	const items = [{ code: FIRST_CODE }, { code: FIRST_CODE + 1 }];
+
+	function simplified(code: number) {
+		const hotel = seededHotel(code);
+		return {
+			hotelcode: hotel.hotelcode,
+			hotelname: hotel.hotelname,
+			city: hotel.city,
+			country: hotel.country,
+			starrating: hotel.starrating,
+			lat: hotel.lat,
+			long: hotel.long,
+			sources: hotel.sources.map(({ websitecode, websitename, channeltype }) => ({ websitecode, websitename, channeltype })),
+		};
+	}
+
+	it('version 1, as saved workflows have it, puts out every hotel exactly as the service sends it', async () => {
+		const result = await hotelInfo({ items, typeVersion: 1, simplify: null });
+		expect(result.items.map((item) => item.json)).toEqual([seededHotel(FIRST_CODE), seededHotel(FIRST_CODE + 1)]);
+	});
+
+	it('version 1.1 keeps code, name, city, country, stars, coordinates and each source\'s code, name and channel type by default', async () => {
+		const result = await hotelInfo({ items, typeVersion: 1.1, simplify: null });
+		expect(result.items.map((item) => item.json)).toEqual([simplified(FIRST_CODE), simplified(FIRST_CODE + 1)]);
+	});
+
+	it('version 1.1 with Simplify off puts out what version 1 does', async () => {
+		const raw = await hotelInfo({ items, typeVersion: 1.1, simplify: false });
+		const version1 = await hotelInfo({ items, typeVersion: 1, simplify: null });
+		expect(raw.items.map((item) => item.json)).toEqual(version1.items.map((item) => item.json));
+	});
+
+	it('with Split Sources, each row is the simplified hotel beside one simplified source', async () => {
+		const result = await hotelInfo({ items: [{ code: FIRST_CODE }], typeVersion: 1.1, simplify: null, options: { splitSources: true } });
+		const { sources, ...hotel } = simplified(FIRST_CODE);
+		expect(result.items.map((item) => item.json)).toEqual(sources.map((source) => ({ ...hotel, ...source })));
 	});
 });

@@ -13,6 +13,10 @@ describe('the output schemas n8n shows before a node runs', () => {
 		for (const folder of ['HotelInfo', 'EventImpact', 'Airports', 'HotelDemand', 'ShopUpdate', 'RateTrigger']) {
 			expect(files).toContain(`${folder}/__schema__/v1.0.0.json`);
 		}
+		// n8n reads the file of the node's version: 1.1 is where Simplify came, and on.
+		for (const folder of ['HotelInfo', 'EventImpact']) {
+			expect(files).toContain(`${folder}/__schema__/v1.1.0.json`);
+		}
 		// A node with an Operation field has one file per operation: n8n reads __schema__/v<version>/<operation>.json.
 		for (const operation of ['create', 'update', 'upsert', 'preview']) {
 			expect(files).toContain(`Schedule/__schema__/v1.0.0/${operation}.json`);
