@@ -11,7 +11,18 @@ import { TravelPricingRateChanges } from '../../nodes/RateChanges/TravelPricingR
 import { TravelPricingRateTrigger } from '../../nodes/RateTrigger/TravelPricingRateTrigger.node';
 import { TravelPricingSchedule } from '../../nodes/Schedule/TravelPricingSchedule.node';
 import { TravelPricingShopUpdate } from '../../nodes/ShopUpdate/TravelPricingShopUpdate.node';
-import { DATA_TABLE_SCOPES, E2E_OWNER, loadWorkflow, NEWEST_N8N, REPO_ROOT, startE2e, type E2eEnvironment } from '../e2e/harness';
+import {
+	DATA_TABLE_SCOPES,
+	E2E_OWNER,
+	ensureScheduleSheet,
+	loadWorkflow,
+	N8nPublicApi,
+	NEWEST_N8N,
+	REPO_ROOT,
+	SAMPLE_SCHEDULE_ROWS,
+	startE2e,
+	type E2eEnvironment,
+} from '../e2e/harness';
 import { Editor, eventually } from './harness';
 
 /**
@@ -30,6 +41,7 @@ const TRIGGER_WORKFLOW = {
 };
 const SHOP_ID = 1;
 const DIGEST_FILE = path.join(REPO_ROOT, 'examples', 'event-impact-digest.json');
+const SCHEDULES_FILE = path.join(REPO_ROOT, 'examples', 'schedules-from-sheet.json');
 
 interface PackageNode {
 	description: INodeTypeDescription;
@@ -334,6 +346,21 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 		await output.getByText(best.eventName).first().waitFor();
 		await editor.screenshot('example-digest-output');
 		await editor.closeNdv();
+	});
+
+	test('the "Schedules from a sheet" example opens from its file and runs on the sheet npm start creates', async () => {
+		await ensureScheduleSheet(new N8nPublicApi(env.n8n.baseUrl, await env.n8n.createApiKey('Browser suite (sheet)', DATA_TABLE_SCOPES)));
+		await editor.newWorkflow();
+		await editor.importWorkflowFile(SCHEDULES_FILE);
+		await editor.canvasNode('Write back').waitFor();
+		await editor.page.getByTestId('execute-workflow-button').click();
+
+		const rows = `${SAMPLE_SCHEDULE_ROWS.length} items`;
+		// Start → Schedule rows → Create or update schedule → Write back: one row per hotel throughout;
+		// the Schedule Trigger and the error output carry nothing, so their labels stay empty.
+		await eventually(async () => expect((await editor.connectionLabels()).filter(Boolean)).toEqual(['1 item', rows, rows]), 120_000);
+		expect(env.sandbox.schedules()).toHaveLength(SAMPLE_SCHEDULE_ROWS.length);
+		await editor.screenshot('example-schedules-from-sheet');
 	});
 
 	test('the trigger: Listen for test event, the sandbox runs a shop, the records show in the panel', async () => {
