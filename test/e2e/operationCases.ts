@@ -66,20 +66,29 @@ function expectAirportsByCode(run: WorkflowRun, { airportCodes }: OperationData)
 
 export const OPERATION_CASES: OperationCase[] = [
 	{
-		title: 'Hotel Info returns each input item its hotel, asking the service once for all three',
+		title: 'Hotel Info returns each input item its hotel, one request for the three codes: version 1 the whole hotel, version 1.1 simplified',
 		workflowId: 'e2eHotelInfo0001',
 		before: (sandbox) => sandbox.clearRequests(),
 		check(run, { sandbox }) {
 			const hotels = outputOf(run, 'Hotel Info');
 			const expected = HOTEL_CODES.map((code) => sandbox.data.hotels.find((hotel) => hotel.hotelcode === code));
-			expect(hotels.map((hotel) => [hotel.hotelcode, hotel.hotelname])).toEqual(expected.map((hotel) => [hotel?.hotelcode, hotel?.hotelname]));
-			for (const [index, hotel] of hotels.entries()) {
-				const sources = expected[index]?.sources;
-				expect(hotel.sources).toEqual(Array.isArray(sources) ? sources : Object.values(sources ?? {}));
-			}
+			// Version 1, as workflows saved before Simplify have it: the service's whole hotel.
+			expect(hotels).toEqual(expected);
+			expect(outputOf(run, 'Hotel Info (simplified)')).toEqual(
+				expected.map((hotel) => ({
+					hotelcode: hotel?.hotelcode,
+					hotelname: hotel?.hotelname,
+					city: hotel?.city,
+					country: hotel?.country,
+					starrating: hotel?.starrating,
+					lat: hotel?.lat,
+					long: hotel?.long,
+					sources: hotel?.sources.map(({ websitecode, websitename, channeltype }) => ({ websitecode, websitename, channeltype })),
+				})),
+			);
+			// One request for the three codes from each of the two nodes.
 			const requests = sandbox.requests({ method: 'POST', path: '/hotelinfo' });
-			expect(requests).toHaveLength(1);
-			expect(requests[0].body).toEqual({ hotelcodes: HOTEL_CODES });
+			expect(requests.map((request) => request.body)).toEqual([{ hotelcodes: HOTEL_CODES }, { hotelcodes: HOTEL_CODES }]);
 		},
 	},
 	{
@@ -120,6 +129,14 @@ export const OPERATION_CASES: OperationCase[] = [
 			expect(events).toHaveLength(total);
 			expect(new Set(events.map((event) => event.id)).size).toBe(total);
 			expect(events.filter((event) => event.city !== data.city)).toEqual([]);
+			// Version 1 keeps all 23 fields of an event; version 1.1 keeps ten by default.
+			expect(Object.keys(events[0])).toHaveLength(23);
+			const simplified = outputOf(run, 'Event Impact (simplified)');
+			expect(simplified).toHaveLength(5);
+			for (const event of simplified) {
+				expect(Object.keys(event)).toEqual(['eventId', 'eventName', 'category', 'startDate', 'endDate', 'city', 'venue', 'estimatedAttendees', 'impactScore', 'eventStatus']);
+			}
+			expect(simplified.map((event) => event.eventId)).toEqual(events.slice(0, 5).map((event) => event.eventId));
 		},
 	},
 	{

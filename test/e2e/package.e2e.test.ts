@@ -48,6 +48,15 @@ describe.each(e2eVersions())('n8n %s loads the package installed from its tarbal
 		expect(ours.sort()).toEqual([...NODE_TYPES, ...tools].map((type) => `${PACKAGE}.${type}`).sort());
 	});
 
+	test('Event Impact and Hotel Info, and their tools, come in versions 1 and 1.1, new nodes at 1.1 (Simplify on)', async () => {
+		const versioned = ['travelPricingEventImpact', 'travelPricingHotelInfo'].flatMap((type) => [type, `${type}Tool`]);
+		const types = (await env.n8n.nodeTypes()) as Array<NodeTypeDescription & { version: number | number[]; defaultVersion?: number }>;
+		const ours = versioned.map((type) => types.find((description) => description.name === `${PACKAGE}.${type}`));
+		expect(ours.map((type) => ({ name: type?.name, version: type?.version, defaultVersion: type?.defaultVersion }))).toEqual(
+			versioned.map((type) => ({ name: `${PACKAGE}.${type}`, version: [1, 1.1], defaultVersion: 1.1 })),
+		);
+	});
+
 	test('every node has its codex categories and serves its light and dark icons', async () => {
 		const wanted = new Set(NODE_TYPES.map((type) => `${PACKAGE}.${type}`));
 		const ours = ((await env.n8n.nodeTypes()) as NodeTypeDescription[]).filter((type) => wanted.has(type.name));
