@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort, runChecked, type CommandResult } from './processes';
-import type { N8nRuntime } from './runtime';
+import { isN8n1x, type N8nRuntime } from './runtime';
 import { parseRun, type WorkflowRun } from './workflowRun';
 
 /** A credential as `n8n import:credentials` takes it: `data` in plain JSON, which n8n encrypts. */
@@ -52,7 +52,8 @@ export class N8nCli {
 
 	/** Marks a workflow's current version as published (active); takes effect at the next start. */
 	async publishWorkflow(id: string): Promise<void> {
-		await this.run(['publish:workflow', `--id=${id}`]);
+		// n8n 1.x has no publish:workflow: its update:workflow --active=true sets the same active version.
+		await this.run(isN8n1x(this.runtime.version) ? ['update:workflow', `--id=${id}`, '--active=true'] : ['publish:workflow', `--id=${id}`]);
 	}
 
 	/**

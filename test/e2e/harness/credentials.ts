@@ -4,6 +4,8 @@ import type { CredentialSeed } from './cli';
 export const API_CREDENTIAL = { id: 'tpApiCredential1', name: 'Travel Pricing API' };
 export const AIRPORTS_CREDENTIAL = { id: 'tpAirportsCred01', name: 'Travel Pricing Airports API' };
 export const N8N_API_CREDENTIAL = { id: 'tpN8nApiCred0001', name: 'Travel Pricing n8n API' };
+/** The MCP example's token: n8n's own Bearer Auth credential type, which the MCP Server Trigger checks. */
+export const MCP_BEARER_CREDENTIAL = { id: 'tpMcpBearer00001', name: 'Travel Pricing MCP token' };
 
 /** What Rate Changes' tables need of an n8n API key (n8n without scopes gives a key every scope). */
 export const DATA_TABLE_SCOPES = [
@@ -42,10 +44,16 @@ export function n8nApiCredential(baseUrl: string, apiKey: string): CredentialSee
 	return { ...N8N_API_CREDENTIAL, type: 'travelPricingN8nApi', data: { baseUrl, apiKey } };
 }
 
+/** The token an MCP client must send as `Authorization: Bearer <token>` to the MCP example. */
+export function mcpBearerCredential(token: string): CredentialSeed {
+	return { ...MCP_BEARER_CREDENTIAL, type: 'httpBearerAuth', data: { token } };
+}
+
 const CREDENTIAL_BY_TYPE: Record<string, { id: string; name: string }> = {
 	travelPricingApi: API_CREDENTIAL,
 	travelPricingAirportsApi: AIRPORTS_CREDENTIAL,
 	travelPricingN8nApi: N8N_API_CREDENTIAL,
+	httpBearerAuth: MCP_BEARER_CREDENTIAL,
 };
 
 /**

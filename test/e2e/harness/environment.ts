@@ -1,10 +1,10 @@
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { packPackage } from './communityPackage';
-import { DATA_TABLE_SCOPES, n8nApiCredential, serviceCredentials } from './credentials';
+import { n8nApiCredential, rateChangesKeyScopes, serviceCredentials } from './credentials';
 import type { CredentialSeed, WorkflowSeed } from './cli';
 import { N8nInstance } from './instance';
 import type { Owner } from './rest';
-import { ensureN8n, formatDuration, NEWEST_N8N, PROVEN_N8N_VERSIONS, printProgress } from './runtime';
+import { ensureN8n, formatDuration, isN8n1x, NEWEST_N8N, PROVEN_N8N_VERSIONS, printProgress } from './runtime';
 
 /** The owner account every e2e instance is set up with. */
 export const E2E_OWNER: Owner = {
@@ -24,6 +24,17 @@ export function e2eVersions(): string[] {
 	if (wanted === 'all') return PROVEN_N8N_VERSIONS;
 	return wanted.split(',').map((version) => version.trim()).filter(Boolean);
 }
+
+/**
+ * Whether this n8n's public API has Data Tables, where Rate Changes keeps its tables: from 2.8 on,
+ * not in 1.x. On 1.x the suites prove the refusal (NO_DATA_TABLES_REFUSAL) instead.
+ */
+export function publicApiHasDataTables(version: string): boolean {
+	return !isN8n1x(version);
+}
+
+/** What Rate Changes fails with on an n8n whose public API has no Data Tables. */
+export const NO_DATA_TABLES_REFUSAL = "n8n's public API has no Data Tables at this address: Rate Changes needs n8n 2.8 or later";
 
 export interface E2eEnvironment {
 	version: string;
@@ -80,7 +91,7 @@ export async function startE2e(options: E2eOptions): Promise<E2eEnvironment> {
 			await n8n.start();
 			await n8n.setupOwner(E2E_OWNER);
 			// Rate Changes reaches n8n's Data Tables through this n8n's own public API.
-			await n8n.importCredentials([n8nApiCredential(n8n.baseUrl, await n8n.createApiKey('Travel Pricing e2e', DATA_TABLE_SCOPES))]);
+			await n8n.importCredentials([n8nApiCredential(n8n.baseUrl, await n8n.createApiKey('Travel Pricing e2e', rateChangesKeyScopes(options.version)))]);
 			await n8n.waitForPublished();
 		}
 		printProgress(

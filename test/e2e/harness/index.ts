@@ -5,6 +5,8 @@ export {
 	AIRPORTS_CREDENTIAL,
 	bindCredentials,
 	DATA_TABLE_SCOPES,
+	MCP_BEARER_CREDENTIAL,
+	mcpBearerCredential,
 	N8N_API_CREDENTIAL,
 	n8nApiCredential,
 	serviceCredentials,
@@ -14,6 +16,15 @@ export { installDebianPackages, onPath } from './debian';
 export { E2E_OWNER, e2eVersions, startE2e, type E2eEnvironment, type E2eOptions } from './environment';
 export { N8nCli, type CredentialSeed, type WorkflowSeed } from './cli';
 export { N8nInstance, type N8nInstanceOptions } from './instance';
+export {
+	connectMcpClient,
+	MCP_EXAMPLE_FILE,
+	mcpExample,
+	mcpExampleAccess,
+	mcpTriggerAccess,
+	type McpAccess,
+	type McpTransport,
+} from './mcp';
 export { jsonLogEntries, N8nProcess, START_TIMEOUT_MS } from './n8nProcess';
 export { N8nRestClient, type Owner, type RestResponse } from './rest';
 export { outputOf, parseRun, type WorkflowRun } from './workflowRun';

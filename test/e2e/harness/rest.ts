@@ -208,6 +208,23 @@ export class N8nRestClient {
 	}
 
 	/**
+	 * The error each stored execution of a workflow ended with, with the node it came from, newest
+	 * first (null for an execution that ended without one).
+	 */
+	async executionErrors(workflowId: string): Promise<Array<{ node?: string; message: string; description?: string } | null>> {
+		const flatted = createRequire(path.join(this.n8nRuntime.dir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): unknown };
+		const errors: Array<{ node?: string; message: string; description?: string } | null> = [];
+		for (const id of await this.executionIds(workflowId)) {
+			const response = await this.request<{ data: { data: string } }>('GET', `/rest/executions/${id}`);
+			if (response.status !== 200) throw new Error(`/rest/executions/${id} answered ${response.status}`);
+			const run = { data: flatted.parse(response.body.data.data) } as WorkflowRun;
+			const error = run.data.resultData.error as { message: string; description?: string; node?: { name: string } } | undefined;
+			errors.push(error ? { node: error.node?.name, message: error.message, description: error.description } : null);
+		}
+		return errors;
+	}
+
+	/**
 	 * Waits until n8n has stored at least `count` executions of a workflow (an execution is stored
 	 * after its last node finished, so a little after its effects are visible), then for the count
 	 * to hold still for `settleMs`, and returns it. Gives up when the count did not move for

@@ -7,12 +7,20 @@ import { runChecked, tail } from './processes';
 
 /**
  * Pinned n8n versions, each installed once into a cache outside the checkout and reused by every
- * run: the oldest 2.x this package supports, which runs on Node 20, and the newest that installs
- * from the registry, which needs Node 24 (taken from the npm package node-<platform>-<arch>@24).
+ * run: the newest release of n8n's 1.x LTS line (1.123) that installs from the registry, the
+ * oldest 2.x this package supports, which runs on Node 20, and the newest 2.x that installs. 1.123
+ * and the newest need Node 24 (taken from the npm package node-<platform>-<arch>@24): 1.123's
+ * default `vm` expression engine needs isolated-vm, which does not build on Node 20.
  */
+export const LTS_1X_N8N = '1.123.81';
 export const OLDEST_N8N = '2.8.4';
 export const NEWEST_N8N = '2.40.7';
-export const PROVEN_N8N_VERSIONS = [OLDEST_N8N, NEWEST_N8N];
+export const PROVEN_N8N_VERSIONS = [LTS_1X_N8N, OLDEST_N8N, NEWEST_N8N];
+
+/** Whether a version is of n8n's 1.x line, which differs from 2.x in the ways the harness adapts to. */
+export function isN8n1x(version: string): boolean {
+	return version.startsWith('1.');
+}
 
 export const CACHE_ROOT =
 	process.env.TRAVEL_PRICING_N8N_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-travel-pricing');
@@ -75,7 +83,7 @@ async function installN8n(version: string, progress: Progress): Promise<N8nRunti
 				JSON.stringify({ name: `n8n-harness-${version}`, private: true, dependencies: { n8n: version }, overrides: { xlsx: '0.18.5' } }),
 			);
 			// Install scripts stay off: one of them builds a Kafka client that cannot build here, and
-			// the only native module n8n needs, sqlite3, is built below for the Node.js that runs it.
+			// the native modules n8n needs are built below for the Node.js that runs it.
 			await withHeartbeat(progress, `n8n ${version}`, started, () => countPackages(path.join(dir, 'node_modules')), () =>
 				runChecked('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
 					cwd: dir,
@@ -84,16 +92,18 @@ async function installN8n(version: string, progress: Progress): Promise<N8nRunti
 				}),
 			);
 			const node = await nodeFor(dir, progress);
-			progress(`building sqlite3 for Node.js ${node.version}`);
-			await withHeartbeat(progress, 'sqlite3', Date.now(), () => 0, () =>
-				runChecked('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+			const natives = nativeModules(dir);
+			progress(`building ${natives.join(' and ')} for Node.js ${node.version}`);
+			await withHeartbeat(progress, natives.join(' and '), Date.now(), () => 0, () =>
+				runChecked('npm', ['rebuild', ...natives, '--ignore-scripts=false'], {
 					cwd: dir,
 					env: nodeEnv(node),
 					timeoutMs: 20 * 60_000,
 					onOutput: appendTo(path.join(dir, 'install.log')),
 				}),
 			);
-			await runChecked(node.bin, ['-e', "require('sqlite3')"], { cwd: dir, env: nodeEnv(node), timeoutMs: 60_000 });
+			const loadAll = natives.map((name) => `require(${JSON.stringify(name)})`).join(';');
+			await runChecked(node.bin, ['-e', loadAll], { cwd: dir, env: nodeEnv(node), timeoutMs: 60_000 });
 			fs.writeFileSync(path.join(dir, INSTALLED_MARKER), `${new Date().toISOString()}\n`);
 			progress(`n8n ${version} installed in ${formatDuration(Date.now() - started)}`);
 		});
@@ -112,6 +122,15 @@ async function installN8n(version: string, progress: Progress): Promise<N8nRunti
 	};
 }
 
+/**
+ * The native modules n8n needs: sqlite3 (its default database) and, where n8n has it, isolated-vm
+ * (its `vm` expression engine, the default in 1.123 and 2.40). isolated-vm's rebuild takes its
+ * prebuilt binary, which exists for Node 22 and 24 only: on Node 20 it would compile and fail.
+ */
+function nativeModules(n8nDir: string): string[] {
+	return ['sqlite3', 'isolated-vm'].filter((name) => fs.existsSync(path.join(n8nDir, 'node_modules', name, 'package.json')));
+}
+
 interface NodeJs {
 	bin: string;
 	version: string;
@@ -119,16 +138,20 @@ interface NodeJs {
 	root: string | null;
 }
 
-/** This process's Node.js when it satisfies the installed n8n's `engines.node`, else Node 24. */
+/**
+ * This process's Node.js when it satisfies the `engines.node` of the installed n8n and of its
+ * native modules, else Node 24. n8n 1.123 allows Node 20, but its isolated-vm needs 22 or newer.
+ */
 async function nodeFor(n8nDir: string, progress: Progress): Promise<NodeJs> {
 	const n8nPackageJson = path.join(n8nDir, 'node_modules', 'n8n', 'package.json');
-	const engines = (JSON.parse(fs.readFileSync(n8nPackageJson, 'utf8')) as { engines?: { node?: string } }).engines;
-	// n8n depends on semver itself, so the range is read with the same library that wrote it.
+	// n8n depends on semver itself, so the ranges are read with the same library that wrote them.
 	const semver = createRequire(n8nPackageJson)('semver') as { satisfies(version: string, range: string): boolean };
-	if (!engines?.node || semver.satisfies(process.versions.node, engines.node)) {
-		return { bin: process.execPath, version: process.version, root: null };
-	}
-	return ensureNode24(progress);
+	const packageJsons = [n8nPackageJson, ...nativeModules(n8nDir).map((name) => path.join(n8nDir, 'node_modules', name, 'package.json'))];
+	const fits = packageJsons.every((file) => {
+		const range = (JSON.parse(fs.readFileSync(file, 'utf8')) as { engines?: { node?: string } }).engines?.node;
+		return !range || semver.satisfies(process.versions.node, range);
+	});
+	return fits ? { bin: process.execPath, version: process.version, root: null } : ensureNode24(progress);
 }
 
 const NODE_24_DIR = path.join(CACHE_ROOT, 'node-24');
