@@ -15,6 +15,9 @@ export default [
 		rules: {
 			...shippedCodeOnly,
 			'no-console': 'off',
+			// The MCP SDK's exports map "./*" to "*.d.ts" for types, so the resolver looks for
+			// client/index.js.d.ts; TypeScript (through typesVersions) and Node resolve it.
+			'import-x/no-unresolved': ['error', { ignore: ['^@modelcontextprotocol/sdk/'] }],
 		},
 	},
 ];

@@ -6,6 +6,7 @@ import {
 	API_CREDENTIAL,
 	DATA_TABLE_SCOPES,
 	e2eVersions,
+	MCP_BEARER_CREDENTIAL,
 	editScheduleSheetRow,
 	ensureScheduleSheet,
 	N8N_API_CREDENTIAL,
@@ -36,6 +37,8 @@ const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	// The agent example's model: the user picks their own OpenAI credential (agent.e2e.test.ts runs
 	// the example with this id pointing at a scripted model).
 	openAiApi: { id: 'exampleOpenAi001', name: 'OpenAI account' },
+	// The MCP example's bearer token (mcp.e2e.test.ts connects to it with the official MCP client).
+	httpBearerAuth: MCP_BEARER_CREDENTIAL,
 };
 
 /** The examples carry no id (an editor import assigns one); these let the test run them by id. */
