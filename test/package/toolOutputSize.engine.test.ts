@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { credentialsFor, runNode, useSandbox } from '../harness';
 
@@ -17,7 +17,7 @@ interface ToolQuestion {
 	/** The row's first cells in docs/ai-agent.md: the question and the tool. */
 	row: string;
 	nodeType: string;
-	parameters: IDataObject;
+	parameters: INodeParameters;
 }
 
 // Hotel 100001 is in Lisbon; May 2027 is the month with the most events there in the sandbox.
