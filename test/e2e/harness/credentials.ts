@@ -1,4 +1,5 @@
 import type { CredentialSeed } from './cli';
+import { isN8n1x } from './runtime';
 
 /** Fixed ids, so that workflow files can name the credentials they use. */
 export const API_CREDENTIAL = { id: 'tpApiCredential1', name: 'Travel Pricing API' };
@@ -16,6 +17,15 @@ export const DATA_TABLE_SCOPES = [
 	'dataTableRow:read',
 	'dataTableRow:update',
 ];
+
+/**
+ * The scopes of the key the harness gives Rate Changes. n8n 1.x has no Data Table scopes (and no
+ * Data Tables in its public API) and takes no key without a scope: there the key may read
+ * workflows, so that what Rate Changes meets is the missing route, not a refused key.
+ */
+export function rateChangesKeyScopes(version: string): readonly string[] {
+	return isN8n1x(version) ? ['workflow:read'] : DATA_TABLE_SCOPES;
+}
 
 export interface ServiceAccess {
 	baseUrl: string;

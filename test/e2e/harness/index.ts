@@ -13,7 +13,16 @@ export {
 	type ServiceAccess,
 } from './credentials';
 export { installDebianPackages, onPath } from './debian';
-export { E2E_OWNER, e2eVersions, startE2e, type E2eEnvironment, type E2eOptions } from './environment';
+export {
+	describeVersions,
+	E2E_OWNER,
+	e2eVersions,
+	NO_DATA_TABLES_REFUSAL,
+	publicApiHasDataTables,
+	startE2e,
+	type E2eEnvironment,
+	type E2eOptions,
+} from './environment';
 export { N8nCli, type CredentialSeed, type WorkflowSeed } from './cli';
 export { N8nInstance, type N8nInstanceOptions } from './instance';
 export {
@@ -29,7 +38,18 @@ export { jsonLogEntries, N8nProcess, START_TIMEOUT_MS } from './n8nProcess';
 export { N8nRestClient, type Owner, type RestResponse } from './rest';
 export { outputOf, parseRun, type WorkflowRun } from './workflowRun';
 export { freePort, runChecked, runCommand, spawnGroup, type GroupProcess } from './processes';
-export { CACHE_ROOT, ensureN8n, formatDuration, NEWEST_N8N, OLDEST_N8N, printProgress, PROVEN_N8N_VERSIONS, type N8nRuntime } from './runtime';
+export {
+	CACHE_ROOT,
+	ensureN8n,
+	formatDuration,
+	isN8n1x,
+	LTS_1X_N8N,
+	NEWEST_N8N,
+	OLDEST_N8N,
+	printProgress,
+	PROVEN_N8N_VERSIONS,
+	type N8nRuntime,
+} from './runtime';
 export { loadWorkflow } from './workflows';
 export {
 	editScheduleSheetRow,
