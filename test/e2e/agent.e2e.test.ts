@@ -6,6 +6,7 @@ import {
 	API_CREDENTIAL,
 	AIRPORTS_CREDENTIAL,
 	e2eVersions,
+	isN8n1x,
 	OLDEST_N8N,
 	outputOf,
 	REPO_ROOT,
@@ -90,7 +91,12 @@ const TOOLS: Record<string, { type: string; credential: 'api' | 'airports'; para
 /** The tool name n8n gives a node: its name with spaces (and other marks) as underscores. */
 const toolName = (nodeName: string) => nodeName.replace(/[^A-Za-z0-9]+/g, '_');
 
-function agentWorkflow(): WorkflowSeed {
+/** The AI Agent's version: 3.1, which the example uses, from n8n 2.x; n8n 1.123's newest is 3. */
+function agentVersion(n8nVersion: string): number {
+	return isN8n1x(n8nVersion) ? 3 : 3.1;
+}
+
+function agentWorkflow(n8nVersion: string): WorkflowSeed {
 	const toolNodes = Object.entries(TOOLS).map(([name, tool], index) => ({
 		id: randomUUID(),
 		name,
@@ -111,7 +117,7 @@ function agentWorkflow(): WorkflowSeed {
 				id: randomUUID(),
 				name: 'AI Agent',
 				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 3.1,
+				typeVersion: agentVersion(n8nVersion),
 				position: [300, 0],
 				parameters: { promptType: 'define', text: QUESTION, options: {} },
 			},
@@ -138,13 +144,13 @@ function agentWorkflow(): WorkflowSeed {
  * The agent example as a user publishes it: its chat made public as an embedded chat (webhook
  * mode), so that a chat message can be posted to it.
  */
-function publishedExample(): WorkflowSeed {
+function publishedExample(n8nVersion: string): WorkflowSeed {
 	const example = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', 'event-demand-agent.json'), 'utf8')) as WorkflowSeed;
-	const nodes = example.nodes.map((node) =>
-		node.type === '@n8n/n8n-nodes-langchain.chatTrigger'
-			? { ...node, parameters: { ...(node.parameters as object), public: true, mode: 'webhook' } }
-			: node,
-	);
+	const nodes = example.nodes.map((node) => {
+		if (node.type === '@n8n/n8n-nodes-langchain.chatTrigger') return { ...node, parameters: { ...(node.parameters as object), public: true, mode: 'webhook' } };
+		if (node.type === '@n8n/n8n-nodes-langchain.agent') return { ...node, typeVersion: agentVersion(n8nVersion) };
+		return node;
+	});
 	return { ...example, id: EXAMPLE_ID, nodes };
 }
 
@@ -161,7 +167,7 @@ describe.each(e2eVersions())('the nodes as tools of n8n %s\'s AI Agent', (versio
 		model = await startScriptedModel();
 		env = await startE2e({
 			version,
-			workflows: [agentWorkflow(), publishedExample()],
+			workflows: [agentWorkflow(version), publishedExample(version)],
 			publish: [EXAMPLE_ID],
 			credentials: [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url, header: false } }],
 		});
@@ -235,12 +241,12 @@ describe.each(e2eVersions())('the nodes as tools of n8n %s\'s AI Agent', (versio
 		expect(answer).toContain(String(hotel?.hotelname));
 	});
 
-	test('a value the node refuses is an error naming the field, and nothing is sent (n8n 2.40 gives it back to the model; 2.8 ends the run with it)', async () => {
+	test('a value the node refuses is an error naming the field, and nothing is sent (n8n 2.40 gives it back to the model; 2.8 and 1.123 end the run with it)', async () => {
 		const refusal = 'Invalid Hotel Code "abc" in item 0: must be a whole number of 1 or more';
 		model.script([{ name: toolName('Hotel Info'), arguments: { hotelCode: 'abc' } }]);
 		env.sandbox.clearRequests();
-		if (version === OLDEST_N8N) {
-			// n8n 2.8's Agent (3.1 in its langchain package) stops the execution with a tool's error.
+		if (version === OLDEST_N8N || isN8n1x(version)) {
+			// n8n 2.8's Agent (3.1 in its langchain package) and 1.123's (3) stop the execution with a tool's error.
 			await expect(env.n8n.execute(AGENT_WORKFLOW_ID)).rejects.toThrow(refusal);
 		} else {
 			await env.n8n.execute(AGENT_WORKFLOW_ID);
@@ -252,7 +258,7 @@ describe.each(e2eVersions())('the nodes as tools of n8n %s\'s AI Agent', (versio
 	});
 
 	test('the agent example answers a chat message with what its tools found', async () => {
-		const example = publishedExample();
+		const example = publishedExample(version);
 		const chat = example.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.chatTrigger');
 		model.script([
 			{ name: toolName('Hotel Info'), arguments: { hotelCode: HOTEL_CODES[0] } },

@@ -6,12 +6,14 @@ import {
 	API_CREDENTIAL,
 	DATA_TABLE_SCOPES,
 	e2eVersions,
+	isN8n1x,
 	MCP_BEARER_CREDENTIAL,
 	editScheduleSheetRow,
 	ensureScheduleSheet,
 	N8N_API_CREDENTIAL,
 	N8nPublicApi,
 	outputOf,
+	publicApiHasDataTables,
 	REPO_ROOT,
 	SAMPLE_SCHEDULE_ROWS,
 	scheduleSheetRows,
@@ -128,12 +130,14 @@ describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 
 	beforeAll(async () => {
 		inbox = await startAlertInbox();
+		// n8n 1.x has neither the Data Table node's version 1.1 nor Data Tables in its public API.
+		const withSheet = publicApiHasDataTables(version);
 		const workflows: WorkflowSeed[] = [
 			{ ...withAlertUrl(readExample(RATE_ALERT.file), inbox.url), id: RATE_ALERT.id },
-			{ ...startedByWebhook(readExample(SCHEDULES.file)), id: SCHEDULES.id },
+			...(withSheet ? [{ ...startedByWebhook(readExample(SCHEDULES.file)), id: SCHEDULES.id }] : []),
 			{ ...readExample(DIGEST.file), id: DIGEST.id },
 		];
-		env = await startE2e({ version, workflows, publish: [RATE_ALERT.id, SCHEDULES.id] });
+		env = await startE2e({ version, workflows, publish: withSheet ? [RATE_ALERT.id, SCHEDULES.id] : [RATE_ALERT.id] });
 	}, 30 * 60_000);
 
 	afterAll(async () => {
@@ -141,7 +145,7 @@ describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 		await inbox?.close();
 	});
 
-	test("every node of every example is a node type and version this n8n offers", async () => {
+	test("every node of every example is a node type and version this n8n offers (on n8n 1.x all but the Data Table and AI Agent versions of 2.x)", async () => {
 		const offered = new Set(
 			(await env.n8n.nodeTypes()).flatMap((type) => (Array.isArray(type.version) ? type.version : [type.version]).map((v) => `${type.name}@${v}`)),
 		);
@@ -149,7 +153,9 @@ describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 			.readdirSync(EXAMPLES_DIR)
 			.filter((file) => file.endsWith('.json'))
 			.flatMap((file) => readExample(file).nodes.map((node) => `${node.type}@${node.typeVersion}`));
-		expect(used.filter((node) => !offered.has(node))).toEqual([]);
+		const missing = [...new Set(used.filter((node) => !offered.has(node)))].sort();
+		// n8n 1.123 has the Data Table node at version 1 and the AI Agent at 3 (docs/compatibility.md).
+		expect(missing).toEqual(isN8n1x(version) ? ['@n8n/n8n-nodes-langchain.agent@3.1', 'n8n-nodes-base.dataTable@1.1'] : []);
 	});
 
 	describe('Rate alert', () => {
@@ -192,7 +198,8 @@ describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 		});
 	});
 
-	describe('Schedules from a sheet', () => {
+	// On n8n 1.x the example cannot run: its Data Table node version (1.1) is missing (proven above).
+	(publicApiHasDataTables(version) ? describe : describe.skip)('Schedules from a sheet', () => {
 		/** What each sample row must become on the wire (the row's lists, in the spec's form). */
 		const WIRE_BY_NAME: Record<string, Partial<Record<'year' | 'month' | 'dow' | 'day' | 'hour' | 'minute' | 'seconds', string>>> = {
 			'Cape Town Harbour Hotel, weekday mornings': { year: '*', month: '*', dow: '1,2,3,4,5', day: '*', hour: '6', minute: '30', seconds: '0' },

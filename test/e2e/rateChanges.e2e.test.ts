@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExpectedChange, RunSummary } from '../sandbox';
 import {
+	describeVersions,
 	e2eVersions,
+	NO_DATA_TABLES_REFUSAL,
 	outputOf,
+	publicApiHasDataTables,
 	REPO_ROOT,
 	startAlertInbox,
 	startE2e,
@@ -57,7 +60,7 @@ function example(inboxUrl: string): WorkflowSeed {
 	return { ...workflow, id: EXAMPLE.id };
 }
 
-describe.each(e2eVersions())('Rate change alerts in n8n %s', (version) => {
+describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Rate change alerts in n8n %s', (version) => {
 	let env: E2eEnvironment;
 	let inbox: AlertInbox;
 	let firstRun: RunSummary;
@@ -147,3 +150,36 @@ describe.each(e2eVersions())('Rate change alerts in n8n %s', (version) => {
 		expect(alerts.map(changeIdentity).sort()).toEqual((run.expectedChanges ?? []).map(changeIdentity).sort());
 	});
 });
+
+describeVersions(
+	e2eVersions().filter((version) => !publicApiHasDataTables(version)),
+	'Rate change alerts in n8n %s, whose public API has no Data Tables',
+	(version) => {
+		let env: E2eEnvironment;
+		let inbox: AlertInbox;
+
+		beforeAll(async () => {
+			inbox = await startAlertInbox('/rate-digest');
+			env = await startE2e({ version, workflows: [example(inbox.url)], publish: [EXAMPLE.id] });
+		}, 30 * 60_000);
+
+		afterAll(async () => {
+			await env?.close();
+			await inbox?.close();
+		});
+
+		test('a delivered shop is accepted, and its execution fails at Detect changes with the error that names n8n 2.8', async () => {
+			const run = await env.sandbox.runShop({ shopId: SHOP_ID, records: DELIVERY.perDelivery, ...DELIVERY });
+			expect(run.byStatus).toEqual({ 200: 1 });
+			expect(await env.n8n.waitForExecutions(EXAMPLE.id, 1)).toBe(1);
+			expect(await env.n8n.executionErrors(EXAMPLE.id)).toEqual([
+				{ node: 'Detect changes', message: NO_DATA_TABLES_REFUSAL, description: expect.stringContaining('(n8n 1.x has none)') },
+			]);
+		});
+
+		test('the digest fails with the same error and posts nothing', async () => {
+			await expect(env.n8n.execute(EXAMPLE.id)).rejects.toThrow(NO_DATA_TABLES_REFUSAL);
+			expect(inbox.alerts).toEqual([]);
+		});
+	},
+);

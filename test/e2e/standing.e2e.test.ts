@@ -3,9 +3,12 @@ import path from 'node:path';
 import type { MarketInput, RunSummary } from '../sandbox';
 import {
 	API_CREDENTIAL,
+	describeVersions,
 	e2eVersions,
 	N8N_API_CREDENTIAL,
+	NO_DATA_TABLES_REFUSAL,
 	outputOf,
+	publicApiHasDataTables,
 	REPO_ROOT,
 	startAlertInbox,
 	startE2e,
@@ -223,7 +226,7 @@ interface Shop {
 
 const nightKey = (item: Record_) => `${item.websiteCode}|${item.checkIn}`;
 
-describe.each(e2eVersions())('Undercut and parity alerts in n8n %s', (version) => {
+describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and parity alerts in n8n %s', (version) => {
 	let env: E2eEnvironment;
 	let inbox: AlertInbox;
 	const shops: Shop[] = [];
@@ -455,3 +458,46 @@ describe.each(e2eVersions())('Undercut and parity alerts in n8n %s', (version) =
 		expect(inbox.alerts).toHaveLength(digests.length);
 	});
 });
+
+describeVersions(
+	e2eVersions().filter((version) => !publicApiHasDataTables(version)),
+	'Undercut and parity alerts in n8n %s, whose public API has no Data Tables',
+	(version) => {
+		let env: E2eEnvironment;
+		let inbox: AlertInbox;
+
+		/** The example with only Check Parity after the trigger (Detect Changes is proven in rateChanges.e2e.test.ts). */
+		function parityOnly(): WorkflowSeed {
+			const workflow = example(inbox.url);
+			const nodes = workflow.nodes.map((node) =>
+				node.name === 'Detect changes' || node.name === 'Compare with my hotel' ? { ...node, disabled: true } : node,
+			);
+			return { ...workflow, nodes };
+		}
+
+		beforeAll(async () => {
+			inbox = await startAlertInbox('/rate-digest');
+			env = await startE2e({ version, workflows: [parityOnly(), feedWorkflow()], publish: [EXAMPLE.id, FEED.id] });
+		}, 30 * 60_000);
+
+		afterAll(async () => {
+			await env?.close();
+			await inbox?.close();
+		});
+
+		test('a delivered shop is accepted, and Check Parity and Compare With My Hotel fail with the error that names n8n 2.8', async () => {
+			const run = await env.sandbox.runShop({ shopId: SHOP_ID, records: RECORDS, perDelivery: RECORDS });
+			expect(run.byStatus).toEqual({ 200: 2 });
+			expect(await env.n8n.waitForExecutions(EXAMPLE.id, 1)).toBe(1);
+			expect(await env.n8n.waitForExecutions(FEED.id, 1)).toBe(1);
+			const refusal = (node: string) => ({ node, message: NO_DATA_TABLES_REFUSAL, description: expect.stringContaining('(n8n 1.x has none)') });
+			expect(await env.n8n.executionErrors(EXAMPLE.id)).toEqual([refusal('Check parity')]);
+			expect(await env.n8n.executionErrors(FEED.id)).toEqual([refusal('Position feed')]);
+		});
+
+		test('the digest fails with the same error and posts nothing', async () => {
+			await expect(env.n8n.execute(EXAMPLE.id)).rejects.toThrow(NO_DATA_TABLES_REFUSAL);
+			expect(inbox.alerts).toEqual([]);
+		});
+	},
+);
