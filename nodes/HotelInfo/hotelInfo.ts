@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INode } from 'n8n-workflow';
 
-import { requestLimiter, type Settled } from '../shared/concurrency';
+import { requestLimiter, type ConcurrencyMode, type Settled } from '../shared/concurrency';
 import { asItemError } from '../shared/errors';
 import { parsePositiveInteger } from '../shared/fields';
 import type { RetryPolicy } from '../shared/retry';
@@ -45,6 +45,7 @@ export interface HotelQuery {
 	code: number;
 	batchSize: number;
 	concurrency: number;
+	concurrencyMode: ConcurrencyMode;
 	retry: RetryPolicy;
 	splitSources: boolean;
 	simplify: boolean;
@@ -71,7 +72,7 @@ export async function lookUpHotels(
 	const batchSize = valid.reduce((smallest, query) => Math.min(smallest, query.batchSize), Infinity);
 	const batches = planHotelBatches(valid.map((query) => query.code), batchSize);
 	const askedCodes = queries.map((query) => ('value' in query ? query.value.code : undefined));
-	const limiter = requestLimiter(valid.map((query) => query.concurrency));
+	const limiter = requestLimiter(valid);
 	const outcomes = await Promise.all(
 		batches.map(async (batch): Promise<BatchOutcome> => {
 			// The batch is sent with the options of the first item that asked for its first code.

@@ -10,12 +10,12 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { RequestLimiter } from '../shared/concurrency';
+import { RequestLimiter, requestLimiter, type ConcurrencySettings } from '../shared/concurrency';
 import { N8N_API_CREDENTIAL } from '../shared/credentialNames';
 import { FieldError, invalidValueMessage } from '../shared/errors';
 import { parsePositiveInteger, parseRequiredText } from '../shared/fields';
 import { checkItems, failedItem, inItemOrder } from '../shared/itemOutcomes';
-import { concurrencyOption, numberOption } from '../shared/options';
+import { concurrencyFrom, numberOption } from '../shared/options';
 
 import { DataTables } from './dataTables';
 import { contestedError, detectChanges, type DetectSettings, type ObservedItem } from './detectChanges';
@@ -68,7 +68,7 @@ function settingError(context: IExecuteFunctions, error: unknown): Error {
 	});
 }
 
-function detectSettings(context: IExecuteFunctions): DetectSettings & { concurrency: number } {
+function detectSettings(context: IExecuteFunctions): DetectSettings & ConcurrencySettings {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const percentField = { displayName: 'Change At Least (%)', name: 'minChangePercent', type: 'number', default: 0, typeOptions: { minValue: 0 } } as const;
 	const amountField = { displayName: 'Change At Least (Amount)', name: 'minChangeAmount', type: 'number', default: 0, typeOptions: { minValue: 0 } } as const;
@@ -84,7 +84,7 @@ function detectSettings(context: IExecuteFunctions): DetectSettings & { concurre
 		rule,
 		ratesTable: parseRequiredText('Rates Table', context.getNodeParameter('ratesTable', 0)),
 		changesTable: parseRequiredText('Changes Table', context.getNodeParameter('changesTable', 0)),
-		concurrency: numberOption(options, concurrencyOption),
+		...concurrencyFrom(options),
 	};
 }
 
@@ -102,7 +102,7 @@ async function detect(context: IExecuteFunctions): Promise<INodeExecutionData[]>
 	const observed = observations.flatMap((read, itemIndex): ObservedItem[] =>
 		'value' in read ? [{ itemIndex, observation: read.value }] : [],
 	);
-	const { alerts, contested } = await detectChanges(context, new RequestLimiter(settings.concurrency), settings, observed);
+	const { alerts, contested } = await detectChanges(context, requestLimiter([settings]), settings, observed);
 	const contestedItems = new Set(contested.map(({ itemIndex }) => itemIndex));
 	const alertByItem = new Map(alerts.map((alert) => [alert.itemIndex, alert]));
 	return await inItemOrder(context, observations, (_, itemIndex) => {
@@ -112,14 +112,14 @@ async function detect(context: IExecuteFunctions): Promise<INodeExecutionData[]>
 	});
 }
 
-function standingSettings(context: IExecuteFunctions, operation: 'compareWithMyHotel' | 'checkParity'): (CompareSettings | ParitySettings) & { concurrency: number } {
+function standingSettings(context: IExecuteFunctions, operation: 'compareWithMyHotel' | 'checkParity'): (CompareSettings | ParitySettings) & ConcurrencySettings {
 	const number = (name: string, displayName: string) =>
 		numberOption({ [name]: context.getNodeParameter(name, 0, 0) as number }, { displayName, name, type: 'number', default: 0, typeOptions: { minValue: 0 } });
 	const tables = {
 		ratesTable: parseRequiredText('Rates Table', context.getNodeParameter('ratesTable', 0)),
 		changesTable: parseRequiredText('Changes Table', context.getNodeParameter('changesTable', 0)),
 		positionsTable: parseRequiredText('Positions Table', context.getNodeParameter('positionsTable', 0)),
-		concurrency: numberOption(context.getNodeParameter('options', 0, {}) as IDataObject, concurrencyOption),
+		...concurrencyFrom(context.getNodeParameter('options', 0, {}) as IDataObject),
 	};
 	if (operation === 'compareWithMyHotel') {
 		return {
@@ -163,7 +163,7 @@ async function standing(context: IExecuteFunctions, operation: 'compareWithMyHot
 	const rateField = 'rateField' in settings ? settings.rateField : 'onsiteRate';
 	const observations = checkItems(context, (itemIndex) => readObservation(items[itemIndex].json, rateField));
 	const observed = observations.flatMap((read, itemIndex): ObservedItem[] => ('value' in read ? [{ itemIndex, observation: read.value }] : []));
-	const limiter = new RequestLimiter(settings.concurrency);
+	const limiter = requestLimiter([settings]);
 	const results =
 		operation === 'compareWithMyHotel'
 			? await compareWithMyHotel(context, limiter, settings as CompareSettings, observed)

@@ -8,7 +8,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import type { RequestLimiter } from '../shared/concurrency';
+import { httpAnswer, type RequestLimiter } from '../shared/concurrency';
 import { N8N_API_CREDENTIAL, N8N_API_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 import {
 	DEFAULT_RETRY_POLICY,
@@ -201,6 +201,7 @@ export class DataTables {
 							returnFullResponse: true,
 							ignoreHttpStatusErrors: true,
 						}),
+					httpAnswer,
 				)) as FullResponse;
 			} catch (error) {
 				networkCode = findNetworkCode(error);

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { concurrencyOption } from '../shared/options';
+import { concurrencyModeOption, concurrencyOption } from '../shared/options';
 
 import { CHANGES_TABLE_DEFAULT, POSITIONS_TABLE_DEFAULT, RATES_TABLE_DEFAULT } from './tables';
 
@@ -286,7 +286,10 @@ export const rateChangesProperties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: showForRecords,
-		options: [{ ...concurrencyOption, description: 'The most requests to n8n this node has in flight at once' }],
+		options: [
+			{ ...concurrencyOption, description: 'The most requests to n8n this node has in flight at once (with Concurrency Mode "Adaptive", the ceiling it grows toward)' },
+			concurrencyModeOption,
+		],
 	},
 	{
 		displayName: 'Options',

@@ -1,4 +1,7 @@
+import { sleep } from 'n8n-workflow';
+
 import { DEFAULT_CONCURRENCY } from './options';
+import { parseRetryAfter } from './retry';
 
 /**
  * Runs `task` over `inputs` with at most `concurrency` at once and keeps the results in input order.
@@ -40,37 +43,197 @@ export async function settle<TResult>(task: () => TResult | Promise<TResult>): P
 	}
 }
 
+/** Adaptive: the requests in flight follow the service's answers, up to Concurrency. Fixed: always Concurrency. */
+export type ConcurrencyMode = 'adaptive' | 'fixed';
+
+/** The node's Concurrency and Concurrency Mode, as one item gives them. */
+export interface ConcurrencySettings {
+	concurrency: number;
+	concurrencyMode: ConcurrencyMode;
+}
+
+/** What the limiter learns from one answer: its status, and the wait the service asked for. */
+export interface Answer {
+	status: number;
+	retryAfterMs?: number;
+}
+
+/** The answer of a full HTTP response, as the transport gets it. */
+export function httpAnswer(response: { statusCode: number; headers: Record<string, unknown> }): Answer {
+	return { status: response.statusCode, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
+}
+
+/** Requests in flight at the start of an adaptive execution: few enough that a service which
+ * limits the rate sees no burst before it has answered once. */
+export const ADAPTIVE_START = 4;
+
+/** The latency counts as rising when the mean of the last LATENCY_WINDOW answers passes
+ * LATENCY_FACTOR times the best answer seen, plus LATENCY_SLACK_MS so that a few milliseconds
+ * of noise on a fast service do not count. */
+export const LATENCY_WINDOW = 5;
+export const LATENCY_FACTOR = 2;
+export const LATENCY_SLACK_MS = 10;
+
 /**
- * The node's Concurrency: at most `size` requests of one node execution in flight at once, whatever
- * sends them (items, pages, batches). The transport takes a slot for each send and gives it back
- * when the answer is in, so a request waiting to be retried holds none. Slots go first come,
- * first served.
+ * Additive increase, multiplicative decrease, as TCP does it (RFC 5681): how many requests may
+ * be in flight, learnt from the answers. Pure: it is told each send and each answer, and keeps
+ * no time of its own.
+ *
+ * - It starts at ADAPTIVE_START (or Concurrency, if lower) and never leaves 1 to Concurrency.
+ * - Until the service first pushes back, each good answer adds one (the limit doubles with each
+ *   round of answers, TCP's slow start); after that, each good answer adds 1/limit (one more per
+ *   round of answers, TCP's congestion avoidance).
+ * - A good answer is one below 500 that is not a 429, whose latency is not rising. A rising
+ *   latency holds the limit where it is and ends the doubling: the service is queueing.
+ * - A 429 halves the limit, once per round: a 429 to a request sent before the last halving was
+ *   sent under the old limit and does not halve it again.
+ * - 5xx answers and connection failures leave it as it is: they say nothing about the load.
+ */
+export class AdaptiveLimit {
+	private window: number;
+	private doubling = true;
+	private best = Infinity;
+	private readonly recent: number[] = [];
+	private sends = 0;
+	/** Sends up to this one left before the last halving. */
+	private halvedAfter = 0;
+
+	constructor(readonly ceiling: number, start = ADAPTIVE_START) {
+		this.window = Math.max(1, Math.min(start, ceiling));
+	}
+
+	get limit(): number {
+		return Math.floor(this.window);
+	}
+
+	/** A request leaves; returns its ticket, to be handed back with its answer. */
+	sent(): number {
+		return ++this.sends;
+	}
+
+	answered(ticket: number, answer: Answer, latencyMs: number): void {
+		if (answer.status === 429) {
+			if (ticket <= this.halvedAfter) return;
+			this.window = Math.max(1, Math.floor(this.window / 2));
+			this.halvedAfter = this.sends;
+			this.doubling = false;
+			return;
+		}
+		if (answer.status >= 500) return;
+		this.best = Math.min(this.best, latencyMs);
+		this.recent.push(latencyMs);
+		if (this.recent.length > LATENCY_WINDOW) this.recent.shift();
+		if (this.latencyRising()) {
+			this.doubling = false;
+			return;
+		}
+		const step = this.doubling ? 1 : 1 / this.limit;
+		this.window = Math.min(this.ceiling, this.window + step);
+	}
+
+	latencyRising(): boolean {
+		const mean = this.recent.reduce((sum, latency) => sum + latency, 0) / this.recent.length;
+		return mean > LATENCY_FACTOR * this.best + LATENCY_SLACK_MS;
+	}
+}
+
+/** Time as the limiter sees it; tests give their own. */
+export interface LimiterClock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+const realClock: LimiterClock = { now: () => Date.now(), sleep };
+
+/**
+ * The node's Concurrency: the requests of one node execution in flight at once, whatever sends
+ * them (items, pages, batches). The transport takes a slot for each send and gives it back when
+ * the answer is in, so a request waiting to be retried holds none. Slots go first come, first
+ * served.
+ *
+ * Fixed, there are always `size` slots. Adaptive, `size` is the ceiling and an AdaptiveLimit sets
+ * how many there are now; after a 429 with Retry-After, no request of this execution leaves before
+ * that wait is over, since the service would refuse it too.
  */
 export class RequestLimiter {
 	private active = 0;
 	private readonly waiting: Array<() => void> = [];
+	readonly adaptive?: AdaptiveLimit;
+	/** After a 429 with Retry-After, when sends may leave again, and the pause until then. */
+	private resumeAt = 0;
+	private pause?: Promise<void>;
 
-	constructor(readonly size: number) {}
+	constructor(
+		readonly size: number,
+		readonly mode: ConcurrencyMode = 'fixed',
+		private readonly clock: LimiterClock = realClock,
+	) {
+		if (mode === 'adaptive') this.adaptive = new AdaptiveLimit(size);
+	}
 
-	async run<T>(send: () => Promise<T>): Promise<T> {
-		if (this.active < this.size) this.active++;
-		else await new Promise<void>((resolve) => this.waiting.push(resolve));
+	/** The requests that may be in flight now. */
+	get limit(): number {
+		return this.adaptive?.limit ?? this.size;
+	}
+
+	/** Sends within a slot; `answerOf` reads the answer for the adaptive limit (fixed ignores it). */
+	async run<T>(send: () => Promise<T>, answerOf?: (result: T) => Answer): Promise<T> {
+		await this.take();
 		try {
-			return await send();
+			if (!this.adaptive) return await send();
+			await this.pauseAsAsked();
+			const ticket = this.adaptive.sent();
+			const started = this.clock.now();
+			const result = await send();
+			const answer = answerOf ? answerOf(result) : { status: 200 };
+			this.adaptive.answered(ticket, answer, this.clock.now() - started);
+			if (answer.status === 429 && answer.retryAfterMs !== undefined) {
+				this.resumeAt = Math.max(this.resumeAt, this.clock.now() + answer.retryAfterMs);
+			}
+			return result;
 		} finally {
-			// The slot passes straight to the next in line, so `active` only drops when none waits.
+			this.give();
+		}
+	}
+
+	/** One pause for every waiting send, so they leave after it in the order they took their slots. */
+	private async pauseAsAsked(): Promise<void> {
+		while (this.clock.now() < this.resumeAt) {
+			this.pause ??= this.clock.sleep(this.resumeAt - this.clock.now()).finally(() => {
+				this.pause = undefined;
+			});
+			await this.pause;
+		}
+	}
+
+	private async take(): Promise<void> {
+		if (this.active < this.limit && this.waiting.length === 0) {
+			this.active++;
+			return;
+		}
+		await new Promise<void>((resolve) => this.waiting.push(resolve));
+	}
+
+	/** Gives a slot back and hands slots to those waiting, first in line first, while the limit
+	 * allows: after a halving none is handed on until enough have come back. */
+	private give(): void {
+		this.active--;
+		while (this.active < this.limit) {
 			const next = this.waiting.shift();
-			if (next) next();
-			else this.active--;
+			if (!next) return;
+			this.active++;
+			next();
 		}
 	}
 }
 
 /**
  * The limiter of one node execution. Concurrency belongs to the node, not to an item: when an
- * expression gives items different values, the smallest holds, so no item's limit is passed.
+ * expression gives items different values, the smallest Concurrency holds, and Fixed if any item
+ * asks for it, so no item's limit is passed.
  */
-export function requestLimiter(concurrencies: readonly number[]): RequestLimiter {
-	const size = concurrencies.reduce((smallest, value) => Math.min(smallest, value), Infinity);
-	return new RequestLimiter(Number.isFinite(size) ? size : DEFAULT_CONCURRENCY);
+export function requestLimiter(items: readonly ConcurrencySettings[]): RequestLimiter {
+	const size = items.reduce((smallest, item) => Math.min(smallest, item.concurrency), Infinity);
+	const mode = items.some((item) => item.concurrencyMode === 'fixed') ? 'fixed' : 'adaptive';
+	return new RequestLimiter(Number.isFinite(size) ? size : DEFAULT_CONCURRENCY, mode);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { requestLimiter, settle, type RequestLimiter, type Settled } from './concurrency';
+import { requestLimiter, settle, type ConcurrencySettings, type RequestLimiter, type Settled } from './concurrency';
 import { asItemError } from './errors';
 
 /**
@@ -82,10 +82,8 @@ export async function runInOrder<TPlan>(
 	return await inItemOrder(context, checkItems(context, read), send);
 }
 
-/** What an item asks for, read and checked; `concurrency` is its value of the node's Concurrency. */
-export interface ItemPlan {
-	concurrency: number;
-}
+/** What an item asks for, read and checked, with its values of Concurrency and Concurrency Mode. */
+export type ItemPlan = ConcurrencySettings;
 
 /**
  * The flow of a node that sends each item's own requests: every item is checked (`checkItems`),
@@ -98,7 +96,7 @@ export async function runPerItem<TPlan extends ItemPlan>(
 	send: (plan: TPlan, limiter: RequestLimiter, itemIndex: number) => Promise<readonly object[]>,
 ): Promise<INodeExecutionData[]> {
 	const plans = checkItems(context, read);
-	const limiter = requestLimiter(plans.flatMap((plan) => ('value' in plan ? [plan.value.concurrency] : [])));
+	const limiter = requestLimiter(plans.flatMap((plan) => ('value' in plan ? [plan.value] : [])));
 	const outcomes = await Promise.all(
 		plans.map(async (plan, itemIndex) =>
 			'error' in plan ? plan : await settle(() => send(plan.value, limiter, itemIndex)),

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import type { ConcurrencyMode, ConcurrencySettings } from './concurrency';
+import { FieldError } from './errors';
 import { parseDecimal, parseWholeNumber } from './fields';
 import type { RetryPolicy } from './retry';
 
@@ -8,8 +10,10 @@ import type { RetryPolicy } from './retry';
  * checked against the bounds that same field shows the user.
  */
 
-/** The default of every node's Concurrency (docs/benchmarks.md, benchmark 1b, for how it was chosen). */
-export const DEFAULT_CONCURRENCY = 10;
+/** The default of every node's Concurrency: the ceiling of Adaptive, where the requests in flight
+ * start low and grow while the service answers well (docs/requests.md#concurrency), so the default
+ * may be the field's highest value; docs/benchmarks.md, benchmark 1b, for what it costs and gains. */
+export const DEFAULT_CONCURRENCY = 50;
 
 // The defaults match DEFAULT_RETRY_POLICY; the lint rule wants literals here.
 const maxAttemptsOption: INodeProperties = {
@@ -43,7 +47,29 @@ export const concurrencyOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
 	default: DEFAULT_CONCURRENCY,
 	description:
-		'The most requests this node has in flight at once, across all input items (and all pages of each). Lower it if the service answers 429 (too many requests).',
+		'The most requests this node has in flight at once, across all input items (and all pages of each). With Concurrency Mode "Adaptive" the node starts with 4 and grows toward this while the service answers well; with "Fixed" it keeps this many.',
+};
+
+/** Beside Concurrency: whether the requests in flight adapt to the service's answers. */
+export const concurrencyModeOption: INodeProperties = {
+	displayName: 'Concurrency Mode',
+	name: 'concurrencyMode',
+	type: 'options',
+	options: [
+		{
+			name: 'Adaptive',
+			value: 'adaptive',
+			description:
+				'Start with 4 requests in flight, add more while answers come back without 429 and without slowing down, halve on a 429 and pause for its Retry-After; never more than Concurrency',
+		},
+		{
+			name: 'Fixed',
+			value: 'fixed',
+			description: 'Always up to Concurrency requests in flight, for a service that wants a set number',
+		},
+	],
+	default: 'adaptive',
+	description: 'How many requests the node keeps in flight, up to Concurrency',
 };
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -69,7 +95,7 @@ export function optionFields(
 	own: INodeProperties[] = [],
 ): INodeProperties[] {
 	return [
-		...(shared.concurrency ? [concurrencyOption] : []),
+		...(shared.concurrency ? [concurrencyOption, concurrencyModeOption] : []),
 		...(shared.pageSize ? [pageSizeOption] : []),
 		...retryOptionFields,
 		...own,
@@ -98,8 +124,20 @@ export function retryPolicyFrom(options: IDataObject): RetryPolicy {
 	};
 }
 
-/** The retry options and Concurrency of one item, checked: what every node that sends several
- * requests reads from its Options collection. */
-export function requestOptionsFrom(options: IDataObject): { retry: RetryPolicy; concurrency: number } {
-	return { retry: retryPolicyFrom(options), concurrency: numberOption(options, concurrencyOption) };
+/** Concurrency Mode of one item, checked: an expression may give only one of its values. */
+export function concurrencyModeFrom(options: IDataObject): ConcurrencyMode {
+	const value = options[concurrencyModeOption.name] ?? concurrencyModeOption.default;
+	if (value === 'adaptive' || value === 'fixed') return value;
+	throw new FieldError(concurrencyModeOption.displayName, value, 'must be adaptive or fixed');
+}
+
+/** Concurrency and Concurrency Mode of one item, checked. */
+export function concurrencyFrom(options: IDataObject): ConcurrencySettings {
+	return { concurrency: numberOption(options, concurrencyOption), concurrencyMode: concurrencyModeFrom(options) };
+}
+
+/** The retry options, Concurrency and Concurrency Mode of one item, checked: what every node that
+ * sends several requests reads from its Options collection. */
+export function requestOptionsFrom(options: IDataObject): { retry: RetryPolicy } & ConcurrencySettings {
+	return { retry: retryPolicyFrom(options), ...concurrencyFrom(options) };
 }

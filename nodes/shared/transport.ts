@@ -13,7 +13,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import type { RequestLimiter } from './concurrency';
+import { httpAnswer, type RequestLimiter } from './concurrency';
 import {
 	ACCESS_TOKEN_CREDENTIAL,
 	ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME,
@@ -43,7 +43,8 @@ export const AIRPORTS_PATH = '/api/v1/references/airports';
 /** How a node's requests are sent: shared by every request of one item (or one execution). */
 export interface RequestSettings {
 	retry?: RetryPolicy;
-	/** The node execution's Concurrency: each send takes one of its slots. */
+	/** The node execution's Concurrency: each send takes one of its slots, and its answer may
+	 * move the adaptive limit. */
 	limiter?: RequestLimiter;
 	/** What a 429 that outlasts the retries tells the user to change (see throttleAdvice). */
 	throttleAdvice?: string;
@@ -114,7 +115,7 @@ export async function apiRequest<T = unknown>(
 		let response: FullResponse | undefined;
 		let networkCode: string | undefined;
 		try {
-			response = await (options.limiter ? options.limiter.run(send) : send());
+			response = await (options.limiter ? options.limiter.run(send, httpAnswer) : send());
 		} catch (error) {
 			if (error instanceof NodeOperationError) {
 				throw new NodeOperationError(this.getNode(), error, { itemIndex: options.itemIndex });
