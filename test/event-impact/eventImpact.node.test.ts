@@ -229,7 +229,7 @@ describe('the searches of many items run several at once, their events still in 
 		sandbox.setFaults({ latencyMs: 300 });
 		const cities = ['Berlin', 'Tokyo', 'Paris', 'London', 'Madrid'];
 		const result = await findEvents(
-			{ returnAll: false, limit: 3, filters: { city: '={{ $json.city }}' }, options: { concurrency: 5 } },
+			{ returnAll: false, limit: 3, filters: { city: '={{ $json.city }}' }, options: { concurrency: 5, concurrencyMode: 'fixed' } },
 			cities.map((city) => ({ city })),
 		);
 
