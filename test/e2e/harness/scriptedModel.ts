@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { demoTurn } from './demoModel';
 
 /**
  * An OpenAI-compatible chat-completions server that answers from a script instead of a model, so
@@ -9,6 +10,9 @@ import type { AddressInfo } from 'node:net';
  *    the request offers), as a model that decides to call tools would.
  * 2. A request that carries tool results is answered with a final message built from them, one
  *    line per tool: its name and what it returned.
+ *
+ * In demo mode (`npm start`'s "Demo model (scripted, offline)") the chat message decides instead:
+ * demoModel.ts reads the agent example's questions and answers in sentences.
  *
  * Every request is kept, so a test can read the tool definitions n8n sent and the tool results
  * the model got back. Streaming requests (`stream: true`) are answered as server-sent events.
@@ -42,7 +46,18 @@ export interface ScriptedModel {
 	requests: ChatRequest[];
 	/** The tool calls the next conversation starts with. */
 	script(calls: ScriptedToolCall[]): void;
+	/** From now on the chat message decides the tool calls and the answer (demoModel.ts). */
+	demo(): void;
 	close(): Promise<void>;
+}
+
+export interface ScriptedModelOptions {
+	/** Start in demo mode (see ScriptedModel.demo). */
+	demo?: boolean;
+	/** The port to listen on (default: any free one). */
+	port?: number;
+	/** Today's ISO day, from which the demo model reads dates without a year (default: the real one). */
+	today?: () => string;
 }
 
 /** A tool result as the model sees it: the text of the tool message. */
@@ -59,10 +74,32 @@ export function toolResults(request: ChatRequest): Array<{ name: string; content
 		}));
 }
 
-export async function startScriptedModel(): Promise<ScriptedModel> {
+export async function startScriptedModel(options: ScriptedModelOptions = {}): Promise<ScriptedModel> {
 	const requests: ChatRequest[] = [];
 	let calls: ScriptedToolCall[] = [];
+	let demo = options.demo ?? false;
+	const today = options.today ?? (() => new Date().toISOString().slice(0, 10));
 	let callCounter = 0;
+	const toolCalls = (chosen: ScriptedToolCall[]) =>
+		chosen.map((call) => ({
+			id: `call_${++callCounter}`,
+			type: 'function',
+			function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+		}));
+	const scriptedMessage = (request: ChatRequest) => {
+		const results = toolResults(request);
+		if (results.length > 0) {
+			return { role: 'assistant', content: `Here is what the tools found.\n${results.map((result) => `${result.name}: ${result.content}`).join('\n')}` };
+		}
+		const offered = new Set((request.tools ?? []).map((tool) => tool.function.name));
+		return { role: 'assistant', content: null, tool_calls: toolCalls(calls.filter((call) => offered.has(call.name))) };
+	};
+	const demoMessage = (request: ChatRequest) => {
+		const turn = demoTurn(request, today());
+		return 'toolCalls' in turn
+			? { role: 'assistant', content: null, tool_calls: toolCalls(turn.toolCalls) }
+			: { role: 'assistant', content: turn.content };
+	};
 
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
@@ -88,25 +125,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
 				return;
 			}
 			requests.push(request);
-			const results = toolResults(request);
-			const offered = new Set((request.tools ?? []).map((tool) => tool.function.name));
-			const message =
-				results.length > 0
-					? {
-							role: 'assistant',
-							content: `Here is what the tools found.\n${results.map((result) => `${result.name}: ${result.content}`).join('\n')}`,
-						}
-					: {
-							role: 'assistant',
-							content: null,
-							tool_calls: calls
-								.filter((call) => offered.has(call.name))
-								.map((call) => ({
-									id: `call_${++callCounter}`,
-									type: 'function',
-									function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-								})),
-						};
+			const message: { role: string; content: string | null; tool_calls?: ReturnType<typeof toolCalls> } = demo ? demoMessage(request) : scriptedMessage(request);
 			const finishReason = message.tool_calls?.length ? 'tool_calls' : 'stop';
 			const created = Math.floor(Date.now() / 1000);
 			const id = `chatcmpl-${requests.length}`;
@@ -132,13 +151,20 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
 			});
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, '127.0.0.1', resolve);
+	});
 	const { port } = server.address() as AddressInfo;
 	return {
 		url: `http://127.0.0.1:${port}/v1`,
 		requests,
 		script(next) {
 			calls = next;
+			demo = false;
+		},
+		demo() {
+			demo = true;
 		},
 		close: async () => {
 			server.closeAllConnections();
