@@ -5,6 +5,8 @@ import path from 'node:path';
 import {
 	API_CREDENTIAL,
 	AIRPORTS_CREDENTIAL,
+	DEMO_MODEL_CREDENTIAL,
+	demoModelCredential,
 	e2eVersions,
 	isN8n1x,
 	OLDEST_N8N,
@@ -24,8 +26,6 @@ import { HOTEL_CODES, operationData, type OperationData } from './operationCases
  * sandbox as valid requests, and the tools' results must come back to the model.
  */
 
-/** The OpenAI credential examples/event-demand-agent.json names; here it points at the scripted model. */
-const OPENAI_CREDENTIAL = { id: 'exampleOpenAi001', name: 'OpenAI account' };
 const AGENT_WORKFLOW_ID = 'e2eAgentTools001';
 const EXAMPLE_ID = 'exAgentExample01';
 const DEMAND_ID = 1002;
@@ -128,7 +128,7 @@ function agentWorkflow(n8nVersion: string): WorkflowSeed {
 				typeVersion: 1.3,
 				position: [0, 300],
 				parameters: { model: { __rl: true, mode: 'id', value: 'scripted-model' }, responsesApiEnabled: false, options: {} },
-				credentials: { openAiApi: OPENAI_CREDENTIAL },
+				credentials: { openAiApi: DEMO_MODEL_CREDENTIAL },
 			},
 			...toolNodes,
 		],
@@ -169,7 +169,8 @@ describe.each(e2eVersions())('the nodes as tools of n8n %s\'s AI Agent', (versio
 			version,
 			workflows: [agentWorkflow(version), publishedExample(version)],
 			publish: [EXAMPLE_ID],
-			credentials: [{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted', url: model.url, header: false } }],
+			// The OpenAI credential the examples name, as `npm start` imports it: the scripted model's address.
+			credentials: [demoModelCredential(model.url)],
 		});
 		model.script([
 			{ name: toolName('Event Impact'), arguments: { city: data.city } },
@@ -290,5 +291,38 @@ describe.each(e2eVersions())('the nodes as tools of n8n %s\'s AI Agent', (versio
 		const hotel = env.sandbox.data.hotels.find((candidate) => candidate.hotelcode === HOTEL_CODES[0]);
 		expect(reply).toContain(String(hotel?.hotelname));
 		for (const name of ['Hotel_Info', 'Event_Impact', 'Hotel_Demand', 'Airports']) expect(reply).toContain(`${name}:`);
+	});
+
+	test('with the demo model, the agent example answers the question its sticky note suggests from the sandbox\'s data', async () => {
+		const example = publishedExample(version);
+		const notes = example.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote').map((node) => String((node.parameters as { content?: unknown }).content));
+		const suggested = /ask, for example: \*(.+?)\*/.exec(notes.join('\n'))?.[1] ?? '';
+		expect(suggested).toContain('hotel 100013');
+		const chat = example.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+		model.demo();
+		env.sandbox.clearRequests();
+
+		const response = await fetch(`${env.n8n.baseUrl}/webhook/${String(chat?.webhookId)}/chat`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ action: 'sendMessage', sessionId: 'e2e-demo-session', chatInput: suggested }),
+		});
+		const text = await response.text();
+		expect({ status: response.status, text: text.slice(0, 300) }).toMatchObject({ status: 200 });
+		const reply = String((JSON.parse(text) as { output?: unknown }).output);
+
+		// Hotel Info first; Event Impact then looks in the city it found the hotel in.
+		const hotel = env.sandbox.data.hotels.find((candidate) => candidate.hotelcode === 100013);
+		expect(env.sandbox.requests({ endpoint: 'eventimpact' }).map((request) => request.body)).toEqual([
+			expect.objectContaining({ city: hotel?.city, startDate: '2026-12-30', horizon: 3 }),
+		]);
+		const events = env.sandbox.data.events.filter(
+			(event) => event.city === hotel?.city && event.startDate.slice(0, 10) <= '2027-01-02' && event.endDate.slice(0, 10) >= '2026-12-30',
+		);
+		expect(events.length).toBeGreaterThan(0);
+		expect(reply).toContain(`hotel 100013 is ${String(hotel?.hotelname)}`);
+		for (const event of events.slice(0, 5)) expect(reply).toContain(event.eventName);
+		expect(reply).toContain('demand shop 1002, 100 hotels, 2026-12-30 to 2027-01-02');
+		expect(env.sandbox.requests({ endpoint: 'hoteldemanddata' }).every((request) => request.status === 200)).toBe(true);
 	});
 });

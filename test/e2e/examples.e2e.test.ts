@@ -5,6 +5,7 @@ import {
 	AIRPORTS_CREDENTIAL,
 	API_CREDENTIAL,
 	DATA_TABLE_SCOPES,
+	DEMO_MODEL_CREDENTIAL,
 	e2eVersions,
 	isN8n1x,
 	MCP_BEARER_CREDENTIAL,
@@ -36,9 +37,9 @@ const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	travelPricingApi: API_CREDENTIAL,
 	travelPricingAirportsApi: AIRPORTS_CREDENTIAL,
 	travelPricingN8nApi: N8N_API_CREDENTIAL,
-	// The agent example's model: the user picks their own OpenAI credential (agent.e2e.test.ts runs
-	// the example with this id pointing at a scripted model).
-	openAiApi: { id: 'exampleOpenAi001', name: 'OpenAI account' },
+	// The agent example's model: the scripted demo model until the user picks their own OpenAI
+	// credential (agent.e2e.test.ts runs the example with it).
+	openAiApi: DEMO_MODEL_CREDENTIAL,
 	// The MCP example's bearer token (mcp.e2e.test.ts connects to it with the official MCP client).
 	httpBearerAuth: MCP_BEARER_CREDENTIAL,
 };

@@ -5,6 +5,12 @@ import { isN8n1x } from './runtime';
 export const API_CREDENTIAL = { id: 'tpApiCredential1', name: 'Travel Pricing API' };
 export const AIRPORTS_CREDENTIAL = { id: 'tpAirportsCred01', name: 'Travel Pricing Airports API' };
 export const N8N_API_CREDENTIAL = { id: 'tpN8nApiCred0001', name: 'Travel Pricing n8n API' };
+/**
+ * The agent example's model: OpenAI's credential type pointing at the scripted model
+ * (scriptedModel.ts), which `npm start` runs in demo mode and the agent e2e scripts. A user's own
+ * OpenAI credential replaces it.
+ */
+export const DEMO_MODEL_CREDENTIAL = { id: 'tpDemoModel00001', name: 'Demo model (scripted, offline)' };
 /** The MCP example's token: n8n's own Bearer Auth credential type, which the MCP Server Trigger checks. */
 export const MCP_BEARER_CREDENTIAL = { id: 'tpMcpBearer00001', name: 'Travel Pricing MCP token' };
 
@@ -59,15 +65,21 @@ export function mcpBearerCredential(token: string): CredentialSeed {
 	return { ...MCP_BEARER_CREDENTIAL, type: 'httpBearerAuth', data: { token } };
 }
 
+/** The scripted model at url (`…/v1`) as an OpenAI credential; it takes any key. */
+export function demoModelCredential(url: string): CredentialSeed {
+	return { ...DEMO_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'demo-model-needs-no-key', url, header: false } };
+}
+
 const CREDENTIAL_BY_TYPE: Record<string, { id: string; name: string }> = {
 	travelPricingApi: API_CREDENTIAL,
 	travelPricingAirportsApi: AIRPORTS_CREDENTIAL,
 	travelPricingN8nApi: N8N_API_CREDENTIAL,
 	httpBearerAuth: MCP_BEARER_CREDENTIAL,
+	openAiApi: DEMO_MODEL_CREDENTIAL,
 };
 
 /**
- * Points every credential reference of the package's types in a workflow at the imported
+ * Points every credential reference of the types above in a workflow at the imported
  * credentials, whatever id the workflow file was saved with (a template exported from another
  * n8n carries that n8n's ids).
  */

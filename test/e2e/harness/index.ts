@@ -5,6 +5,8 @@ export {
 	AIRPORTS_CREDENTIAL,
 	bindCredentials,
 	DATA_TABLE_SCOPES,
+	DEMO_MODEL_CREDENTIAL,
+	demoModelCredential,
 	MCP_BEARER_CREDENTIAL,
 	mcpBearerCredential,
 	N8N_API_CREDENTIAL,
@@ -37,6 +39,7 @@ export {
 export { jsonLogEntries, N8nProcess, START_TIMEOUT_MS } from './n8nProcess';
 export { N8nRestClient, type Owner, type RestResponse } from './rest';
 export { outputOf, parseRun, type WorkflowRun } from './workflowRun';
+export { startScriptedModel, type ScriptedModel } from './scriptedModel';
 export { freePort, runChecked, runCommand, spawnGroup, type GroupProcess } from './processes';
 export {
 	CACHE_ROOT,
