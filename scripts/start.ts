@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -6,10 +6,16 @@ import { startSandbox, type Sandbox } from '../test/sandbox';
 import {
 	bindCredentials,
 	DATA_TABLE_SCOPES,
+	DEMO_MODEL_CREDENTIAL,
+	demoModelCredential,
 	ensureN8n,
 	ensureScheduleSheet,
 	formatDuration,
 	freePort,
+	MCP_BEARER_CREDENTIAL,
+	mcpBearerCredential,
+	MCP_EXAMPLE_FILE,
+	mcpExampleAccess,
 	N8N_API_CREDENTIAL,
 	n8nApiCredential,
 	N8nInstance,
@@ -22,7 +28,10 @@ import {
 	runCommand,
 	SCHEDULE_SHEET_NAME,
 	serviceCredentials,
+	startScriptedModel,
+	type McpAccess,
 	type Owner,
+	type ScriptedModel,
 	type ServiceAccess,
 	type WorkflowSeed,
 } from '../test/e2e/harness';
@@ -146,21 +155,33 @@ async function portFor(wanted: number | undefined, fallback: number): Promise<nu
 	return freePort();
 }
 
+/** The examples the printed steps name, by file. */
+const DIGEST_EXAMPLE = 'event-impact-digest.json';
+const AGENT_EXAMPLE = 'event-demand-agent.json';
+const RATE_ALERT_EXAMPLE = 'rate-alert.json';
+const RATE_CHANGE_EXAMPLE = 'rate-change-digest.json';
+const UNDERCUT_EXAMPLE = 'undercut-parity-alerts.json';
+const SCHEDULES_EXAMPLE = 'schedules-from-sheet.json';
+
+type Examples = Map<string, WorkflowSeed>;
+
 /**
- * Every examples/*.json, with its credentials bound to the demo credentials. A file without an id
- * gets one derived from its name, so a later start recognises it as already imported.
+ * Every examples/*.json by file, with its credentials bound to the demo credentials. A file
+ * without an id gets one derived from its name, so a later start recognises it as already imported.
  */
-function readExamples(): WorkflowSeed[] {
-	if (!fs.existsSync(EXAMPLES_DIR)) return [];
-	return fs
+function readExamples(): Examples {
+	if (!fs.existsSync(EXAMPLES_DIR)) return new Map();
+	const files = fs
 		.readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
-		.sort()
-		.map((file) => {
+		.sort();
+	return new Map(
+		files.map((file) => {
 			const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowSeed;
 			const id = workflow.id || `ex${createHash('sha256').update(file).digest('hex').slice(0, 14)}`;
-			return bindCredentials({ ...workflow, id, active: false });
-		});
+			return [file, bindCredentials({ ...workflow, id, active: false })];
+		}),
+	);
 }
 
 /** Imports the examples the demo folder does not have yet, so a user's edits to them are kept. */
@@ -206,20 +227,39 @@ async function reRegisterRateTriggers(n8n: N8nInstance): Promise<string[]> {
 async function ensureN8nApiKey(n8n: N8nInstance): Promise<{ apiKey: string; created: boolean }> {
 	const credentials = await n8n.request<{ data: Array<{ id: string }> }>('GET', '/rest/credentials');
 	if (credentials.body.data?.some((credential) => credential.id === N8N_API_CREDENTIAL.id)) {
-		return { apiKey: await storedApiKey(n8n), created: false };
+		const stored = await storedCredentialData<{ apiKey: string }>(n8n, N8N_API_CREDENTIAL.id);
+		if (stored) return { apiKey: stored.apiKey, created: false };
 	}
 	const apiKey = await n8n.createApiKey('Travel Pricing demo (Rate Changes)', DATA_TABLE_SCOPES);
 	await n8n.importCredentials([n8nApiCredential(n8n.baseUrl, apiKey)]);
 	return { apiKey, created: true };
 }
 
-/** n8n shows an API key once; its credential keeps it, and n8n's CLI exports it decrypted. */
-async function storedApiKey(n8n: N8nInstance): Promise<string> {
+/**
+ * The MCP example's bearer token: a random one per demo folder, made on the first start. Its
+ * credential keeps it, so that a client set up once keeps working.
+ */
+async function ensureMcpToken(n8n: N8nInstance): Promise<string> {
+	const stored = await storedCredentialData<{ token: string }>(n8n, MCP_BEARER_CREDENTIAL.id);
+	if (stored?.token) return stored.token;
+	const token = randomBytes(24).toString('base64url');
+	await n8n.importCredentials([mcpBearerCredential(token)]);
+	return token;
+}
+
+/**
+ * A credential's secrets as n8n keeps them (n8n shows an API key once; its credential keeps it),
+ * read with n8n's CLI, which exports them decrypted; undefined when the folder has no such credential.
+ */
+async function storedCredentialData<T>(n8n: N8nInstance, id: string): Promise<T | undefined> {
 	const file = path.join(n8n.userFolder, `export-credential-${Date.now()}.json`);
 	try {
-		await n8n.cli(['export:credentials', `--id=${N8N_API_CREDENTIAL.id}`, '--decrypted', `--output=${file}`]);
-		const [credential] = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ data: { apiKey: string } }>;
-		return credential.data.apiKey;
+		await n8n.cli(['export:credentials', `--id=${id}`, '--decrypted', `--output=${file}`]);
+		if (!fs.existsSync(file)) return undefined;
+		const [credential] = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ data: T }>;
+		return credential?.data;
+	} catch {
+		return undefined;
 	} finally {
 		fs.rmSync(file, { force: true });
 	}
@@ -242,14 +282,16 @@ async function main(): Promise<void> {
 	const options = parseArgs(process.argv.slice(2));
 	const started = Date.now();
 	let sandbox: Sandbox | undefined;
+	let model: ScriptedModel | undefined;
 	let n8n: N8nInstance | undefined;
 	let stopping = false;
 	const stop = async (code: number): Promise<never> => {
 		if (!stopping) {
 			stopping = true;
-			console.log('\nStopping n8n and the sandbox\u2026');
+			console.log('\nStopping n8n, the sandbox and the demo model\u2026');
 			await n8n?.stop();
 			await sandbox?.close();
+			await model?.close();
 		}
 		process.exit(code);
 	};
@@ -272,6 +314,9 @@ async function main(): Promise<void> {
 			step(`Sandbox listening on ${sandbox.baseUrl}`);
 		}
 
+		model = await startScriptedModel({ demo: true });
+		step(`Demo model (scripted, offline) listening on ${model.url}`);
+
 		const userFolder = path.join(DEMO_ROOT, `n8n-${runtime.version}`);
 		if (options.fresh) fs.rmSync(userFolder, { recursive: true, force: true });
 		const firstRun = !fs.existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
@@ -284,11 +329,15 @@ async function main(): Promise<void> {
 
 		step(`Installing ${ownPackageJson().name} into ${path.relative(REPO_ROOT, n8n.n8nFolder)}/nodes as n8n's community package installer does`);
 		await n8n.installPackage(await packPackage());
-		step(`Importing the credentials "Travel Pricing API" and "Travel Pricing Airports API" (${access.baseUrl})`);
-		await n8n.importCredentials(serviceCredentials(access));
+		step(`Importing the credentials "Travel Pricing API" and "Travel Pricing Airports API" (${access.baseUrl}) and "${DEMO_MODEL_CREDENTIAL.name}"`);
+		await n8n.importCredentials([...serviceCredentials(access), demoModelCredential(model.url)]);
+		const mcpToken = await ensureMcpToken(n8n);
 		const examples = readExamples();
-		const imported = await importNewExamples(n8n, examples);
+		const imported = await importNewExamples(n8n, [...examples.values()]);
 		if (imported.length > 0) step(`Imported ${imported.length} example workflow(s)`);
+		// The MCP example is published on import, so that the URL printed below answers at once.
+		const mcpExample = examples.get(MCP_EXAMPLE_FILE);
+		if (mcpExample && imported.includes(mcpExample)) await n8n.publishWorkflow(mcpExample.id);
 
 		step(`Starting n8n ${runtime.version} on Node.js ${runtime.nodeVersion}${firstRun ? ' (first start of this folder: database setup takes a little longer)' : ''}`);
 		await n8n.start();
@@ -299,6 +348,7 @@ async function main(): Promise<void> {
 		});
 		const signedIn = await signIn(n8n);
 		if (signedIn) {
+			await n8n.waitForPublished();
 			const { apiKey, created } = await ensureN8nApiKey(n8n);
 			if (created) step(`Created an n8n API key (data table scopes) and the credential "${N8N_API_CREDENTIAL.name}" for Rate Changes`);
 			if ((await ensureScheduleSheet(new N8nPublicApi(n8n.baseUrl, apiKey))).created) {
@@ -307,7 +357,8 @@ async function main(): Promise<void> {
 		}
 		const reRegistered = sandbox && signedIn ? await reRegisterRateTriggers(n8n) : [];
 
-		printReady({ n8n, access, sandbox, examples, signedIn, reRegistered, seconds: Date.now() - started });
+		const mcp = mcpExample ? mcpExampleAccess(n8n.baseUrl, mcpToken) : undefined;
+		printReady({ n8n, access, sandbox, examples, mcp, signedIn, reRegistered, seconds: Date.now() - started });
 	} catch (error) {
 		console.error(`\nnpm start failed: ${(error as Error).message}`);
 		if (n8n) console.error(`n8n's log: ${n8n.logFile}`);
@@ -315,16 +366,25 @@ async function main(): Promise<void> {
 	}
 }
 
+/** The question the agent example's note suggests ("ask, for example: *…*"), which the demo model answers. */
+function suggestedQuestion(workflow: WorkflowSeed): string | undefined {
+	const notes = workflow.nodes.map((node) => String((node.parameters as { content?: unknown }).content ?? '')).join('\n');
+	return /ask, for example: \*(.+?)\*/.exec(notes)?.[1];
+}
+
 function printReady(ready: {
 	n8n: N8nInstance;
 	access: ServiceAccess;
 	sandbox: Sandbox | undefined;
-	examples: WorkflowSeed[];
+	examples: Examples;
+	mcp: McpAccess | undefined;
 	signedIn: boolean;
 	reRegistered: string[];
 	seconds: number;
 }): void {
-	const { n8n, access, sandbox, examples } = ready;
+	const { n8n, access, sandbox, examples, mcp } = ready;
+	const name = (file: string) => `"${examples.get(file)?.name ?? file}"`;
+	const runShop = (body: object) => `curl -X POST ${sandbox?.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 	const lines = [
 		'',
 		`n8n ${n8n.runtime.version} is ready with ${ownPackageJson().name} ${ownPackageJson().version} (${formatDuration(ready.seconds)})`,
@@ -336,30 +396,54 @@ function printReady(ready: {
 		sandbox
 			? `  Service      sandbox at ${access.baseUrl} (access token ${sandbox.credentials.accessToken}, airports key ${sandbox.credentials.apiKey})`
 			: `  Service      ${access.baseUrl}`,
-		`  Credentials  "Travel Pricing API" and "Travel Pricing Airports API", pointing at ${sandbox ? 'the sandbox' : access.baseUrl}; "${N8N_API_CREDENTIAL.name}" (this n8n's API, for Rate Changes)`,
-		`  Workflows    ${examples.length > 0 ? examples.map((workflow) => `"${workflow.name}"`).join(', ') : 'none in examples/ yet'}`,
+		`  Credentials  "Travel Pricing API" and "Travel Pricing Airports API", pointing at ${sandbox ? 'the sandbox' : access.baseUrl}; "${N8N_API_CREDENTIAL.name}" (this n8n's API, for Rate Changes);`,
+		`               "${DEMO_MODEL_CREDENTIAL.name}" (the agent's model, no account); "${MCP_BEARER_CREDENTIAL.name}" (the MCP example's token)`,
+		`  Workflows    ${examples.size > 0 ? [...examples.values()].map((workflow) => `"${workflow.name}"`).join(', ') : 'none in examples/ yet'}`,
 		`  Folder       ${n8n.userFolder} (kept between runs; npm start -- --fresh starts over)`,
 		'',
-		'What to try first:',
-		`  1. Open ${n8n.baseUrl}, sign in, and open ${examples.length > 0 ? `"${examples[0].name}"` : 'a new workflow'}; click "Execute workflow".`,
-		'  2. Add a node and search for "Travel Pricing": eight nodes, all using the credentials above.',
+		`What to try first (open ${n8n.baseUrl} and sign in; no account of any kind is needed):`,
+		`  1. Open ${name(DIGEST_EXAMPLE)} and click "Execute workflow": the events around a hotel, highest impact first, in one digest.`,
 	];
+	const agent = examples.get(AGENT_EXAMPLE);
+	if (agent) {
+		lines.push(
+			`  2. Open ${name(AGENT_EXAMPLE)}, click "Open chat" and ask:`,
+			`       ${suggestedQuestion(agent) ?? 'What is on around hotel 100013 from 30 December 2026 to 2 January 2027?'}`,
+			`     Its model is "${DEMO_MODEL_CREDENTIAL.name}": a script that understands questions like this one only (its note says`,
+			'     what it reads); pick your own OpenAI credential in "OpenAI Chat Model" for any other question.',
+		);
+	}
+	if (mcp) {
+		lines.push(
+			`  3. ${name(MCP_EXAMPLE_FILE)} is published: paste into an MCP client (docs/mcp.md: Claude Desktop, Cursor, VS Code)`,
+			`       URL      ${mcp.url}  (${mcp.transports.join(' or ')})`,
+			`       Header   Authorization: ${mcp.authorization}`,
+			'     or, without an assistant, list its tools and call one with the official MCP client:',
+			`       npm run mcp:tools -- ${mcp.url} ${mcp.authorization.replace(/^Bearer /, '')}`,
+			`       npm run mcp:tools -- ${mcp.url} ${mcp.authorization.replace(/^Bearer /, '')} Hotel_Info '{"hotelCode":100013}'`,
+		);
+	}
 	if (sandbox) {
 		lines.push(
-			'  3. Rate alerts: activate a workflow that starts with "Travel Pricing Rate Record Trigger" (it registers',
-			'     itself with the sandbox), then make the sandbox deliver a rate shop:',
-			`       curl -X POST ${sandbox.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '{"shopId":1,"records":5}'`,
-			'     and watch the executions appear.',
-			'  4. Rate change alerts: activate "Rate change digest: what moved since the last shop", run shop 1, then',
-			'     run it again with some rates changed and click "Execute workflow" on "Send the digest now":',
-			`       curl -X POST ${sandbox.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '{"shopId":1,"records":60}'`,
-			`       curl -X POST ${sandbox.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '{"shopId":1,"repeatRun":1,"changes":{"seed":7,"changed":0.1,"soldOut":0.05}}'`,
+			`  4. Rate alerts: publish ${name(RATE_ALERT_EXAMPLE)} (its trigger registers with the sandbox), then run a shop:`,
+			`       ${runShop({ shopId: 1, records: 60 })}`,
+			'     Each delivery with a matching rate is an execution with its alerts.',
+			`  5. Rate change digest: publish ${name(RATE_CHANGE_EXAMPLE)}, run shop 1 (above), then again with rates changed:`,
+			`       ${runShop({ shopId: 1, repeatRun: 1, changes: { seed: 7, changed: 0.1, soldOut: 0.05 } })}`,
+			'     and click "Execute workflow" on "Send the digest now".',
+			`  6. Undercut and parity: publish ${name(UNDERCUT_EXAMPLE)}, run a comp-set shop where website 5 undercuts:`,
+			`       ${runShop({ shopId: 1, records: 60, market: { prices: [{ hotelCode: 100085, websiteCode: 5, checkIn: 3, factor: 0.92 }] } })}`,
+			'     and click "Execute workflow" on "Send the digest now".',
+			'     4 to 6 post to a placeholder Slack URL, which fails: the alerts and digests are in the executions until you put',
+			'     your own URL in "Alert settings" or "Digest settings".',
+			`  7. Open ${name(SCHEDULES_EXAMPLE)} and click "Execute workflow": each row of the data table "${SCHEDULE_SHEET_NAME}"`,
+			'     becomes a rate-shop schedule in the sandbox; run it again and nothing is sent.',
 		);
 	}
 	if (ready.reRegistered.length > 0) {
-		lines.push('', `Re-registered the active rate trigger(s) of ${ready.reRegistered.map((name) => `"${name}"`).join(', ')} with this run's sandbox.`);
+		lines.push('', `Re-registered the active rate trigger(s) of ${ready.reRegistered.map((workflow) => `"${workflow}"`).join(', ')} with this run's sandbox.`);
 	}
-	lines.push('', 'Press Ctrl-C to stop n8n and the sandbox.', '');
+	lines.push('', 'Press Ctrl-C to stop n8n, the sandbox and the demo model.', '');
 	console.log(lines.join('\n'));
 }
 
