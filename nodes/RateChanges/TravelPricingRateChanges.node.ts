@@ -19,7 +19,7 @@ import { concurrencyFrom, numberOption } from '../shared/options';
 
 import { DataTables } from './dataTables';
 import { contestedError, detectChanges, type DetectSettings, type ObservedItem } from './detectChanges';
-import { maxListedOption, rateChangesProperties } from './description';
+import { maxListedOption, rateChangesConcurrencyOption, rateChangesProperties } from './description';
 import { buildDigests, type DigestGroup } from './digest';
 import { readObservation, type ChangeRule, type RateField } from './rateChanges';
 import { checkParity, compareWithMyHotel, type CompareSettings, type ParitySettings } from './standing';
@@ -84,7 +84,7 @@ function detectSettings(context: IExecuteFunctions): DetectSettings & Concurrenc
 		rule,
 		ratesTable: parseRequiredText('Rates Table', context.getNodeParameter('ratesTable', 0)),
 		changesTable: parseRequiredText('Changes Table', context.getNodeParameter('changesTable', 0)),
-		...concurrencyFrom(options),
+		...concurrencyFrom(options, rateChangesConcurrencyOption),
 	};
 }
 
@@ -119,7 +119,7 @@ function standingSettings(context: IExecuteFunctions, operation: 'compareWithMyH
 		ratesTable: parseRequiredText('Rates Table', context.getNodeParameter('ratesTable', 0)),
 		changesTable: parseRequiredText('Changes Table', context.getNodeParameter('changesTable', 0)),
 		positionsTable: parseRequiredText('Positions Table', context.getNodeParameter('positionsTable', 0)),
-		...concurrencyFrom(context.getNodeParameter('options', 0, {}) as IDataObject),
+		...concurrencyFrom(context.getNodeParameter('options', 0, {}) as IDataObject, rateChangesConcurrencyOption),
 	};
 	if (operation === 'compareWithMyHotel') {
 		return {

@@ -13,6 +13,16 @@ const showForRecords = { show: { operation: ['detectChanges', 'compareWithMyHote
 
 export const DEFAULT_MAX_LISTED = 50;
 
+/**
+ * Rate Changes' Concurrency: its requests go to n8n's own API, in the n8n that runs the executions,
+ * so its ceiling stays at 10 (benchmark 7's setting), where the service's nodes may go up to 50.
+ */
+export const rateChangesConcurrencyOption: INodeProperties = {
+	...concurrencyOption,
+	default: 10,
+	description: 'The most requests to n8n this node has in flight at once (with Concurrency Mode "Adaptive", the ceiling it grows toward)',
+};
+
 export const maxListedOption: INodeProperties = {
 	displayName: 'Max Changes in Text',
 	name: 'maxListed',
@@ -287,7 +297,7 @@ export const rateChangesProperties: INodeProperties[] = [
 		default: {},
 		displayOptions: showForRecords,
 		options: [
-			{ ...concurrencyOption, description: 'The most requests to n8n this node has in flight at once (with Concurrency Mode "Adaptive", the ceiling it grows toward)' },
+			rateChangesConcurrencyOption,
 			concurrencyModeOption,
 		],
 	},

@@ -132,8 +132,8 @@ export function concurrencyModeFrom(options: IDataObject): ConcurrencyMode {
 }
 
 /** Concurrency and Concurrency Mode of one item, checked. */
-export function concurrencyFrom(options: IDataObject): ConcurrencySettings {
-	return { concurrency: numberOption(options, concurrencyOption), concurrencyMode: concurrencyModeFrom(options) };
+export function concurrencyFrom(options: IDataObject, field: INodeProperties = concurrencyOption): ConcurrencySettings {
+	return { concurrency: numberOption(options, field), concurrencyMode: concurrencyModeFrom(options) };
 }
 
 /** The retry options, Concurrency and Concurrency Mode of one item, checked: what every node that
