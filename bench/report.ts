@@ -45,6 +45,8 @@ export interface Machine {
 	benchNode: string;
 	/** One-minute load average when the run began: above the core count, other work was competing. */
 	loadAverageAtStart?: number;
+	/** The same when the results were last written (the end of a whole run). */
+	loadAverageAtEnd?: number;
 }
 
 export interface Results {
@@ -83,6 +85,11 @@ function formatMet(met: boolean | null): string {
 	return met ? '✅ met' : '❌ **missed**';
 }
 
+function loadLine(when: string, load: number | undefined, cpus: number): string[] {
+	if (load === undefined) return [];
+	return [`| Load average at ${when} | ${load}${load > cpus / 2 ? ' (other work was running: numbers are pessimistic)' : ''} |`];
+}
+
 export function toMarkdown(results: Results): string {
 	const m = results.machine;
 	const lines = [
@@ -100,7 +107,8 @@ export function toMarkdown(results: Results): string {
 		`| OS | ${m.os} |`,
 		`| n8n | ${m.n8nVersion} on Node.js ${m.n8nNode} |`,
 		`| Bench runner | Node.js ${m.benchNode} |`,
-		...(m.loadAverageAtStart === undefined ? [] : [`| Load average at start | ${m.loadAverageAtStart}${m.loadAverageAtStart > m.cpus / 2 ? ' (other work was running: numbers are pessimistic)' : ''} |`]),
+		...loadLine('start', m.loadAverageAtStart, m.cpus),
+		...loadLine('end', m.loadAverageAtEnd, m.cpus),
 		'',
 		'"Ratio" is how many times better this package is than the built-in nodes (above 1 = better).',
 		'',

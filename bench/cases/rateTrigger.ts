@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BenchEnvironment } from '../environment';
 import { alternate, BenchmarkFailure, countExecutions, progress, waitForSuccessfulExecutions } from '../measure';
-import type { BenchmarkResult } from '../report';
+import type { BenchmarkResult, Row } from '../report';
 import type { ReceiverWorkflow } from '../workflows';
-import { medianOf, row } from './common';
+import { medianOf, ratio, row } from './common';
 
 /** The trigger side is fed by a demo-account shop, the Webhook node side by an other-account shop. */
 const TRIGGER_SHOP = 1;
@@ -12,20 +12,28 @@ const SENDERS = 20;
 /** Records cycle over these 10 hotels on one website, so one hotel is exactly 10 % of the records. */
 export const BENCH_RATE_HOTELS = Array.from({ length: 10 }, (_, index) => 100001 + index);
 export const KEPT_HOTEL = BENCH_RATE_HOTELS[0];
+/** A hotel no record names: the trigger filtering on it keeps nothing, which measures n8n's floor. */
+export const ABSENT_HOTEL = 100000;
+/** 3c's share of records filtered out, and the least share of the bound it sets that 3c must reach. */
+const FILTERED_SHARE = 0.9;
+const FLOOR_TARGET = 0.9;
 
-export interface ReceiverPair {
-	trigger: ReceiverWorkflow;
-	webhook: ReceiverWorkflow;
+/** Where a shop run is delivered, and which of its deliveries start an execution there. */
+export interface Receiver {
+	workflow: ReceiverWorkflow;
+	/** The trigger's Hotel Codes filter: only deliveries with a record of this hotel start an execution. */
+	keptHotel?: number;
+	/** The trigger's workflow is registered for the demo account, the Webhook node's for the other. */
+	side: 'trigger' | 'webhook';
 }
 
 export interface TriggerCase {
 	id: string;
 	title: string;
-	pair: ReceiverPair;
+	trigger: Receiver;
+	webhook: Receiver;
 	records: number;
 	perDelivery: number;
-	/** Only KEPT_HOTEL's records start the trigger's workflow / pass the IF node. */
-	filtered: boolean;
 	/** What is compared: executions or records per second. */
 	per: 'executions' | 'records';
 	/** Least package ÷ built-in ratio. */
@@ -34,6 +42,16 @@ export interface TriggerCase {
 	missedBecause: string;
 	packageSide: string;
 	builtInSide: string;
+}
+
+/**
+ * 3c: the filtered trigger against Webhook + IF, and beside them, in the same rounds, the bound
+ * n8n itself sets: the trigger with every record filtered out (only n8n's per-request work) and
+ * with none filtered out (a whole execution per delivery), each with half as many deliveries.
+ */
+export interface FilteredTriggerCase extends Omit<TriggerCase, 'per' | 'targetRatio' | 'perDelivery'> {
+	allFilteredOut: Receiver;
+	noneFilteredOut: Receiver;
 }
 
 interface DeliveryRound {
@@ -45,57 +63,67 @@ interface DeliveryRound {
 	recordsPerSecond: number;
 }
 
-/** Registers a receiver's production URL with the sandbox for one account, as a user registers a webhook. */
-async function register(env: BenchEnvironment, accountToken: string, workflow: ReceiverWorkflow, deliveryToken: string): Promise<void> {
-	const response = await fetch(`${env.sandbox.baseUrl}/webhook`, {
+/**
+ * Registers a receiver's production URL with the sandbox, alone (the sandbox forgets every other
+ * webhook), so that a shop run reaches exactly this one, as a user registers a webhook.
+ */
+async function registerAlone(env: BenchEnvironment, receiver: Receiver, deliveryToken: string): Promise<void> {
+	const { sandbox } = env;
+	sandbox.reset();
+	const accountToken = receiver.side === 'trigger' ? sandbox.credentials.accessToken : sandbox.credentials.otherAccountToken;
+	const response = await fetch(`${sandbox.baseUrl}/webhook`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', authorization: `Bearer ${accountToken}` },
-		body: JSON.stringify({ endpoint: env.n8n.webhookUrl(workflow.path), authType: 'bearer', token: deliveryToken }),
+		body: JSON.stringify({ endpoint: env.n8n.webhookUrl(receiver.workflow.path), authType: 'bearer', token: deliveryToken }),
 	});
-	if (response.status !== 201) throw new Error(`Registering ${workflow.path} answered ${response.status}: ${await response.text()}`);
+	if (response.status !== 201) throw new Error(`Registering ${receiver.workflow.path} answered ${response.status}: ${await response.text()}`);
 }
 
 /**
- * One shop run delivered to one receiver: the time from the first send until n8n has stored every
- * execution it must start. Fails (the benchmark, not just the round) when a delivery was not
- * answered 200, an execution errored, or the executions do not match the records.
+ * One shop run delivered to one receiver: the time from the first send until every delivery is
+ * answered and n8n has stored every execution it must start. Fails (the benchmark, not just the
+ * round) when a delivery was not answered 200, an execution errored, or the executions do not
+ * match the records.
  */
-async function deliverRound(env: BenchEnvironment, spec: TriggerCase, side: 'trigger' | 'webhook', records: number): Promise<DeliveryRound> {
-	const workflowId = spec.pair[side].seed.id;
+async function deliverRound(env: BenchEnvironment, id: string, receiver: Receiver, perDelivery: number, records: number, deliveryToken: string): Promise<DeliveryRound> {
+	const workflowId = receiver.workflow.seed.id;
 	const { n8n, sandbox } = env;
+	await registerAlone(env, receiver, deliveryToken);
 	const before = await countExecutions(n8n, workflowId, ['success']);
 	const failedBefore = await countExecutions(n8n, workflowId, ['error', 'crashed']);
 	const started = Date.now();
 	const summary = await sandbox.runShop({
-		shopId: side === 'trigger' ? TRIGGER_SHOP : WEBHOOK_SHOP,
+		shopId: receiver.side === 'trigger' ? TRIGGER_SHOP : WEBHOOK_SHOP,
 		records,
-		perDelivery: spec.perDelivery,
+		perDelivery,
 		concurrency: SENDERS,
 		hotelCodes: BENCH_RATE_HOTELS,
 		websiteCodes: [1],
 	});
 	const delivered = Date.now();
+	const label = `${id} ${workflowId}`;
 	if (summary.byStatus['200'] !== summary.deliveries) {
-		throw new BenchmarkFailure(`${spec.id} ${side}: deliveries answered ${JSON.stringify(summary.byStatus)}, expected all ${summary.deliveries} with 200`);
+		throw new BenchmarkFailure(`${label}: deliveries answered ${JSON.stringify(summary.byStatus)}, expected all ${summary.deliveries} with 200`);
 	}
-	const kept = sandbox
-		.deliveries()
-		.filter((delivery) => delivery.runId === summary.runId)
-		.flatMap((delivery) => (Array.isArray(delivery.body) ? delivery.body : [delivery.body]))
-		.filter((record) => record.hotelCode === KEPT_HOTEL).length;
-	// The trigger starts one execution per delivery that has a record passing its filters; the
-	// Webhook node one per delivery, whatever the IF node then does.
-	const executions = side === 'trigger' && spec.filtered ? kept : summary.deliveries;
-	const finished = await waitForSuccessfulExecutions(n8n, workflowId, before + executions);
-	// Done when every delivery is answered and every execution it started has finished.
+	// The trigger starts one execution per delivery with a record passing its filters; the Webhook
+	// node one per delivery, whatever the IF node then does.
+	const executions =
+		receiver.keptHotel === undefined
+			? summary.deliveries
+			: sandbox
+					.deliveries()
+					.filter((delivery) => delivery.runId === summary.runId)
+					.filter((delivery) => (Array.isArray(delivery.body) ? delivery.body : [delivery.body]).some((record) => record.hotelCode === receiver.keptHotel)).length;
+	// With nothing to execute, the last answered delivery ends the round.
+	const finished = executions > 0 ? await waitForSuccessfulExecutions(n8n, workflowId, before + executions) : delivered;
 	const seconds = (Math.max(finished, delivered) - started) / 1000;
 	await sleep(300);
 	const after = await countExecutions(n8n, workflowId, ['success']);
 	const failed = (await countExecutions(n8n, workflowId, ['error', 'crashed'])) - failedBefore;
 	if (after !== before + executions || failed > 0) {
-		throw new BenchmarkFailure(`${spec.id} ${side}: ${after - before} executions succeeded and ${failed} failed, expected ${executions}`);
+		throw new BenchmarkFailure(`${label}: ${after - before} executions succeeded and ${failed} failed, expected ${executions}`);
 	}
-	progress(`  ${spec.id} ${side}: ${summary.records} records, ${executions} executions in ${seconds.toFixed(1)} s`);
+	progress(`  ${label}: ${summary.records} records, ${executions} executions in ${seconds.toFixed(1)} s`);
 	return {
 		seconds,
 		deliveries: summary.deliveries,
@@ -106,59 +134,139 @@ async function deliverRound(env: BenchEnvironment, spec: TriggerCase, side: 'tri
 	};
 }
 
-/** Benchmark 3: rate record deliveries into the Rate Record Trigger against the Webhook node. */
-export async function rateTrigger(env: BenchEnvironment, spec: TriggerCase, deliveryToken: string, rounds: number): Promise<BenchmarkResult> {
-	progress(`${spec.id} ${spec.title}`);
-	const { sandbox } = env;
-	// Each case registers only its own pair, so a shop run reaches exactly one receiver.
-	sandbox.reset();
-	await register(env, sandbox.credentials.accessToken, spec.pair.trigger, deliveryToken);
-	await register(env, sandbox.credentials.otherAccountToken, spec.pair.webhook, deliveryToken);
-
-	let failure: string | undefined;
-	let trigger: DeliveryRound[] = [];
-	let webhook: DeliveryRound[] = [];
+/**
+ * Each receiver's rounds, in alternation after a short warm-up of each; a round that lost
+ * records or errored ends the measuring and is returned as the failure.
+ */
+async function measureReceivers(
+	env: BenchEnvironment,
+	id: string,
+	runs: Array<{ receiver: Receiver; records: number }>,
+	perDelivery: number,
+	deliveryToken: string,
+	rounds: number,
+): Promise<{ results: DeliveryRound[][]; failure?: string }> {
+	const deliver = (receiver: Receiver, records: number) => () => deliverRound(env, id, receiver, perDelivery, records, deliveryToken);
 	try {
-		// A short warm-up per side, then the measured rounds in alternation.
-		const warmUp = spec.perDelivery * 50;
-		await deliverRound(env, spec, 'trigger', warmUp);
-		await deliverRound(env, spec, 'webhook', warmUp);
-		[trigger, webhook] = await alternate(
+		for (const run of runs) await deliver(run.receiver, perDelivery * 50)();
+		const results = await alternate(
 			rounds,
-			[() => deliverRound(env, spec, 'trigger', spec.records), () => deliverRound(env, spec, 'webhook', spec.records)],
-			{ warmUp: false, between: async () => sandbox.clearDeliveries() },
+			runs.map((run) => deliver(run.receiver, run.records)),
+			{ warmUp: false },
 		);
+		return { results };
 	} catch (error) {
 		if (!(error instanceof BenchmarkFailure)) throw error;
-		failure = error.message;
+		return { results: runs.map(() => []), failure: error.message };
 	}
+}
 
+function triggerSetup(records: number, perDelivery: number, rounds: number): string {
+	const deliveries = records / perDelivery;
+	return `The sandbox delivers ${records.toLocaleString('en-US')} rate records${perDelivery > 1 ? `, ${perDelivery} per delivery (${deliveries.toLocaleString('en-US')} deliveries)` : ', one per delivery'}, from ${SENDERS} concurrent senders, to the workflow's production URL with a bearer token. Time: from the first delivery until every delivery is answered and the last execution it started has finished (executions counted, and their finish times read, through n8n's REST API, /rest/executions); a round with a delivery not answered 200, a failed execution, or executions that do not match the records fails the benchmark. ${rounds} measured round${rounds === 1 ? '' : 's'} per side, after a warm-up of 50 deliveries each (the run's time limit; BENCH_TRIGGER_ROUNDS sets more).`;
+}
+
+/** Benchmarks 3a and 3b: rate record deliveries into the Rate Record Trigger against the Webhook node. */
+export async function rateTrigger(env: BenchEnvironment, spec: TriggerCase, deliveryToken: string, rounds: number): Promise<BenchmarkResult> {
+	progress(`${spec.id} ${spec.title}`);
+	const {
+		results: [trigger, webhook],
+		failure,
+	} = await measureReceivers(
+		env,
+		spec.id,
+		[
+			{ receiver: spec.trigger, records: spec.records },
+			{ receiver: spec.webhook, records: spec.records },
+		],
+		spec.perDelivery,
+		deliveryToken,
+		rounds,
+	);
 	const rate = (results: DeliveryRound[]): number =>
 		medianOf(results, (round) => (spec.per === 'executions' ? round.executionsPerSecond : round.recordsPerSecond));
 	const packageRate = rate(trigger);
 	const builtInRate = rate(webhook);
-	const deliveries = spec.records / spec.perDelivery;
+	const met = failure === undefined && packageRate / builtInRate >= spec.targetRatio;
 	return {
 		id: spec.id,
 		title: spec.title,
-		setup: `The sandbox delivers ${spec.records.toLocaleString('en-US')} rate records${spec.perDelivery > 1 ? `, ${spec.perDelivery} per delivery (${deliveries.toLocaleString('en-US')} deliveries)` : ', one per delivery'}, from ${SENDERS} concurrent senders, to the workflow's production URL with a bearer token. Time: from the first delivery until every delivery is answered and the last execution it started has finished (executions counted, and their finish times read, through n8n's REST API, /rest/executions); a round with a delivery not answered 200, a failed execution, or executions that do not match the records fails the benchmark. ${rounds} measured round${rounds === 1 ? '' : 's'} per side, after a warm-up of 50 deliveries each (the run's time limit; BENCH_TRIGGER_ROUNDS sets more).${spec.filtered ? ` Records cycle over 10 hotels, so the kept hotel (${KEPT_HOTEL}) is exactly 10 %.` : ''}`,
+		setup: triggerSetup(spec.records, spec.perDelivery, rounds),
 		packageSide: spec.packageSide,
 		builtInSide: spec.builtInSide,
 		rows: [
-			row(
-				`${spec.per === 'executions' ? 'Executions' : 'Records'} per second`,
-				'/s',
-				packageRate,
-				builtInRate,
-				`≥ ${spec.targetRatio}× the built-in side`,
-				failure === undefined && packageRate / builtInRate >= spec.targetRatio,
-				true,
-			),
+			row(`${spec.per === 'executions' ? 'Executions' : 'Records'} per second`, '/s', packageRate, builtInRate, `≥ ${spec.targetRatio}× the built-in side`, met, true),
 			row('Time for all records', 's', medianOf(trigger, (round) => round.seconds), medianOf(webhook, (round) => round.seconds)),
 			row('Executions started', '', medianOf(trigger, (round) => round.executions), medianOf(webhook, (round) => round.executions)),
 		],
-		notes: failure !== undefined || !(packageRate / builtInRate >= spec.targetRatio) ? [`Target missed: ${spec.missedBecause}`] : [],
+		notes: met ? [] : [`Target missed: ${spec.missedBecause}`],
 		...(failure ? { failure } : {}),
 		rounds: { package: trigger, builtIn: webhook },
+	};
+}
+
+/**
+ * The fastest a trigger that filters out `filteredShare` of single-record deliveries can take
+ * them on this n8n: each filtered-out delivery costs n8n's per-request work (1/F seconds at
+ * `floor` F deliveries a second), each kept one a whole execution (1/E at `whole` E a second).
+ */
+export function filteredBound(floor: number, whole: number, filteredShare = FILTERED_SHARE): number {
+	return 1 / (filteredShare / floor + (1 - filteredShare) / whole);
+}
+
+/**
+ * 3c's deliveries go in slices of this many, the four runs' slices interleaved (the trigger,
+ * Webhook + IF, then every record filtered out or none, in turn), so that a change in the load of
+ * a shared machine reaches all four alike; each run's rate is its records over its seconds.
+ */
+const SLICE = 500;
+
+/** Benchmark 3c: the filtered trigger against Webhook + IF, and against the bound n8n's own per-request work sets. */
+export async function filteredRateTrigger(env: BenchEnvironment, spec: FilteredTriggerCase, deliveryToken: string, rounds: number): Promise<BenchmarkResult> {
+	progress(`${spec.id} ${spec.title}`);
+	const receivers = [spec.trigger, spec.webhook, spec.allFilteredOut, spec.noneFilteredOut];
+	const slices: DeliveryRound[][] = receivers.map(() => []);
+	let failure: string | undefined;
+	try {
+		for (const receiver of receivers) await deliverRound(env, spec.id, receiver, 1, 50, deliveryToken);
+		for (let slice = 0; slice < (rounds * spec.records) / SLICE; slice++) {
+			for (const index of [0, 1, slice % 2 === 0 ? 2 : 3]) {
+				slices[index].push(await deliverRound(env, spec.id, receivers[index], 1, SLICE, deliveryToken));
+			}
+		}
+	} catch (error) {
+		if (!(error instanceof BenchmarkFailure)) throw error;
+		failure = error.message;
+	}
+	const total = (results: DeliveryRound[], pick: (round: DeliveryRound) => number): number => results.reduce((sum, round) => sum + pick(round), 0);
+	const recordsPerSecond = (results: DeliveryRound[]): number => total(results, (round) => round.records) / total(results, (round) => round.seconds);
+	const [trigger, webhook, allOut, noneOut] = slices;
+	const filtered = recordsPerSecond(trigger);
+	const floor = recordsPerSecond(allOut);
+	const whole = recordsPerSecond(noneOut);
+	const bound = filteredBound(floor, whole);
+	const ofBound = ratio(filtered, bound, true);
+	const met = failure === undefined && ofBound !== null && ofBound >= FLOOR_TARGET;
+	const percent = `${Math.round(FILTERED_SHARE * 100)} %`;
+	const formula = `1 / (${FILTERED_SHARE}/F + ${Math.round((1 - FILTERED_SHARE) * 10) / 10}/E)`;
+	const perRound = (results: DeliveryRound[], pick: (round: DeliveryRound) => number): number => total(results, pick) / rounds;
+	const rows: Row[] = [
+		row('Records per second', '/s', filtered, recordsPerSecond(webhook), '', null, true),
+		row(`Records per second against n8n's floor (second column: the bound for ${percent} filtered out, ${formula})`, '/s', filtered, bound, `≥ ${FLOOR_TARGET}× the bound`, met, true),
+		row("F: the trigger with every record filtered out (n8n's per-request floor), deliveries per second", '/s', floor, null),
+		row('E: the trigger with no record filtered out, deliveries per second', '/s', whole, null),
+		row('Time for all records', 's', perRound(trigger, (round) => round.seconds), perRound(webhook, (round) => round.seconds)),
+		row('Executions started', '', perRound(trigger, (round) => round.executions), perRound(webhook, (round) => round.executions)),
+	];
+	return {
+		id: spec.id,
+		title: spec.title,
+		setup: `The sandbox delivers ${spec.records.toLocaleString('en-US')} rate records, one per delivery, from ${SENDERS} concurrent senders, to the workflow's production URL with a bearer token; records cycle over 10 hotels, so the kept hotel (${KEPT_HOTEL}) is exactly 10 %. Beside the two sides, the trigger takes ${(spec.records / 2).toLocaleString('en-US')} deliveries twice more: filtering on a hotel no record names (${ABSENT_HOTEL}), so no delivery starts an execution (F, n8n's per-request floor), and without filters, so every delivery starts one (E). A trigger that filters out ${percent} spends at least 1/F seconds on each delivery it filters out and 1/E on each it keeps, so it takes at most ${formula} records per second. The four runs go in slices of ${SLICE} deliveries, interleaved (the trigger, Webhook + IF, then F's run or E's in turn), so that a change in the machine's load reaches all four alike; each rate is a run's records over its seconds, each slice timed from its first delivery until every delivery is answered and the last execution it started has finished (counted, and their finish times read, through n8n's REST API, /rest/executions). A delivery not answered 200, a failed execution, or executions that do not match the records fail the benchmark. ${rounds} round${rounds === 1 ? '' : 's'} (BENCH_TRIGGER_ROUNDS), after a warm-up of 50 deliveries each.`,
+		packageSide: spec.packageSide,
+		builtInSide: spec.builtInSide,
+		rows,
+		notes: met ? [] : [`Target missed: ${spec.missedBecause}`],
+		...(failure ? { failure } : {}),
+		rounds: { package: trigger, builtIn: webhook, allFilteredOut: allOut, noneFilteredOut: noneOut, bound: { floor, whole, filteredShare: FILTERED_SHARE, recordsPerSecond: bound } },
 	};
 }
