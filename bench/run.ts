@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatDuration, NEWEST_N8N } from '../test/e2e/harness';
+import { ADAPTIVE_START } from '../nodes/shared/concurrency';
 import { DEFAULT_CONCURRENCY } from '../nodes/shared/options';
 import { allEvents } from './cases/allEvents';
 import { hotelDemand, LARGE_DEMAND_ID } from './cases/hotelDemand';
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
 				workflows.allEventsWorkflows(sandbox.baseUrl),
 			];
 			return {
-				workflows: [...pairs.flatMap((pair) => [pair.node.seed, pair.http.seed]), demand.seed, ...Object.values(receivers).map((receiver) => receiver.seed)],
+				workflows: [...pairs.flatMap((pair) => [pair.node.seed, pair.before.seed, pair.http.seed]), demand.seed, ...Object.values(receivers).map((receiver) => receiver.seed)],
 				credentials: workflows.headerAuthCredentials(sandbox.credentials.accessToken, DELIVERY_TOKEN),
 			};
 		});
@@ -134,7 +135,8 @@ async function main(): Promise<void> {
 							endpoint: 'hotelinfo',
 							expectedItems: hotelCodes.length,
 							maxRequests: 20,
-							packageSide: `Hotel Info node, defaults (batches of 50 codes, Concurrency ${DEFAULT_CONCURRENCY})`,
+							noSlowerThanBefore: true,
+							packageSide: `Hotel Info node, defaults (batches of 50 codes, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
 							builtInSide: "HTTP Request node, POST /hotelinfo with `{\"hotelcode\": …}` per item, defaults (every item's request at once)",
 							notes: [],
 						},
@@ -155,8 +157,9 @@ async function main(): Promise<void> {
 							workflows: workflows.eventQueryWorkflows(sandbox.baseUrl),
 							endpoint: 'eventimpact',
 							expectedItems: queryCities.reduce((sum, city) => sum + eventsIn(city), 0),
-							packageSide: 'Event Impact node, filter City from the item, defaults (Limit 50)',
-							slowerBecause: `the Event Impact node has at most Concurrency (default ${DEFAULT_CONCURRENCY}) requests in flight, where the HTTP Request node sends all 50 at once: ${Math.ceil(50 / DEFAULT_CONCURRENCY)} waves of requests against one. Each wave waits the sandbox's 20 ms latency, so the node's floor is ${Math.ceil(50 / DEFAULT_CONCURRENCY)} × 20 ms against 20 ms. A higher Concurrency closes the gap, at the price of more simultaneous load on the service (and of 429s where it limits the rate, which the node waits out and the HTTP Request node does not).`,
+							noSlowerThanBefore: false,
+							packageSide: `Event Impact node, filter City from the item, defaults (Limit 50, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
+							slowerBecause: `Adaptive starts with ${ADAPTIVE_START} requests in flight and adds one per good answer (each answer lets two more go), so the node's 50 searches go out in about four waves (${ADAPTIVE_START}, ${ADAPTIVE_START * 2}, ${ADAPTIVE_START * 4}, then the rest), where the HTTP Request node sends all 50 at once. Each wave waits the sandbox's 20 ms latency, so the node's floor is about 4 × 20 ms against 20 ms. Starting low is what keeps a service that limits the rate from seeing a burst before it has answered once (the rows under 20 requests/s); a user who wants one burst sets Concurrency Mode Fixed with Concurrency 50.`,
 							builtInSide:
 								'HTTP Request node, POST /eventimpact/?eventsImpactPerPage=50 with `{"city": …}` per item, defaults; it puts out one item per query (the page) and is not followed by the Split Out a user would add',
 							notes: [],

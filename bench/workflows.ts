@@ -98,14 +98,26 @@ function callWorkflow(id: string, name: string, measured: Node, after: Node[] = 
 	return { seed: chain(id, name, [...startedByCall(id), measured, ...after]), path: id, measuredNode: String(measured.name) };
 }
 
+/**
+ * The package's nodes as they sent before Adaptive Concurrency: always up to 10 requests in flight
+ * (the former default), measured beside the defaults for "no slower, fewer 429s than before".
+ */
+export const BEFORE_ADAPTIVE = { concurrencyMode: 'fixed', concurrency: 10 };
+
+/** The package's node workflows of benchmarks 1 and 2: with its defaults, and as it was before Adaptive. */
+export interface PackageWorkflows {
+	node: BenchWorkflow;
+	before: BenchWorkflow;
+	http: BenchWorkflow;
+}
+
 /** 1. Hotel Info, one item per hotel code (input items { code }). */
-export function hotelInfoWorkflows(baseUrl: string): { node: BenchWorkflow; http: BenchWorkflow } {
+export function hotelInfoWorkflows(baseUrl: string): PackageWorkflows {
+	const hotelInfo = (options: Record<string, unknown>): Node =>
+		node('Hotel Info', `${PACKAGE}.travelPricingHotelInfo`, 1, { hotelCode: '={{ $json.code }}', options }, { credentials: packageCredential });
 	return {
-		node: callWorkflow(
-			'benchHotelInfoNd',
-			'Bench: Hotel Info node',
-			node('Hotel Info', `${PACKAGE}.travelPricingHotelInfo`, 1, { hotelCode: '={{ $json.code }}', options: {} }, { credentials: packageCredential }),
-		),
+		node: callWorkflow('benchHotelInfoNd', 'Bench: Hotel Info node', hotelInfo({})),
+		before: callWorkflow('benchHotelInfoFx', 'Bench: Hotel Info node, Fixed 10', hotelInfo(BEFORE_ADAPTIVE)),
 		http: callWorkflow(
 			'benchHotelInfoHt',
 			'Bench: Hotel Info by HTTP Request',
@@ -115,19 +127,12 @@ export function hotelInfoWorkflows(baseUrl: string): { node: BenchWorkflow; http
 }
 
 /** 1. Event Impact, one query per input item (input items { city }), the node's default limit of 50. */
-export function eventQueryWorkflows(baseUrl: string): { node: BenchWorkflow; http: BenchWorkflow } {
+export function eventQueryWorkflows(baseUrl: string): PackageWorkflows {
+	const eventImpact = (options: Record<string, unknown>): Node =>
+		node('Event Impact', `${PACKAGE}.travelPricingEventImpact`, 1, { filters: { city: '={{ $json.city }}' }, options }, { credentials: packageCredential });
 	return {
-		node: callWorkflow(
-			'benchEventQryNod',
-			'Bench: Event Impact node, one query per item',
-			node(
-				'Event Impact',
-				`${PACKAGE}.travelPricingEventImpact`,
-				1,
-				{ filters: { city: '={{ $json.city }}' }, options: {} },
-				{ credentials: packageCredential },
-			),
-		),
+		node: callWorkflow('benchEventQryNod', 'Bench: Event Impact node, one query per item', eventImpact({})),
+		before: callWorkflow('benchEventQryFix', 'Bench: Event Impact node, one query per item, Fixed 10', eventImpact(BEFORE_ADAPTIVE)),
 		http: callWorkflow(
 			'benchEventQryHtt',
 			'Bench: Event Impact by HTTP Request, one query per item',
@@ -142,17 +147,12 @@ export const EVENT_PAGE_SIZE = 100;
  * 2. Every event: Event Impact with Return All, against HTTP Request paging with "Update a
  * Parameter in Each Request" ($pageCount) until the last page, then Split Out to one item per event.
  */
-export function allEventsWorkflows(baseUrl: string): { node: BenchWorkflow; http: BenchWorkflow; splitOut: string } {
+export function allEventsWorkflows(baseUrl: string): PackageWorkflows & { splitOut: string } {
 	const start = (path: string): Node[] => [
 		node('Start', 'n8n-nodes-base.webhook', 2.1, { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} }, { webhookId: path }),
 	];
-	const eventImpact = node(
-		'Event Impact',
-		`${PACKAGE}.travelPricingEventImpact`,
-		1,
-		{ filters: {}, returnAll: true, options: { pageSize: EVENT_PAGE_SIZE } },
-		{ credentials: packageCredential },
-	);
+	const eventImpact = (options: Record<string, unknown>): Node =>
+		node('Event Impact', `${PACKAGE}.travelPricingEventImpact`, 1, { filters: {}, returnAll: true, options: { pageSize: EVENT_PAGE_SIZE, ...options } }, { credentials: packageCredential });
 	const pages = httpPost('HTTP Request', `${baseUrl}/eventimpact/`, '={}', { eventsImpactPerPage: String(EVENT_PAGE_SIZE) }, {
 		pagination: {
 			pagination: {
@@ -166,8 +166,13 @@ export function allEventsWorkflows(baseUrl: string): { node: BenchWorkflow; http
 	const splitOut = node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'events', options: {} });
 	return {
 		node: {
-			seed: chain('benchAllEventsNd', 'Bench: Event Impact node, Return All', [...start('benchAllEventsNd'), eventImpact]),
+			seed: chain('benchAllEventsNd', 'Bench: Event Impact node, Return All', [...start('benchAllEventsNd'), eventImpact({})]),
 			path: 'benchAllEventsNd',
+			measuredNode: 'Event Impact',
+		},
+		before: {
+			seed: chain('benchAllEventsFx', 'Bench: Event Impact node, Return All, Fixed 10', [...start('benchAllEventsFx'), eventImpact(BEFORE_ADAPTIVE)]),
+			path: 'benchAllEventsFx',
 			measuredNode: 'Event Impact',
 		},
 		http: {

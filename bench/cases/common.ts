@@ -3,7 +3,10 @@ import type { EndpointKey } from '../../test/sandbox';
 import type { BenchEnvironment } from '../environment';
 import { callWorkflow, executionRunData, latestExecution, median, progress } from '../measure';
 import type { Row } from '../report';
-import type { BenchWorkflow } from '../workflows';
+import { BEFORE_ADAPTIVE, type BenchWorkflow } from '../workflows';
+
+/** The rows of benchmarks 1 and 2 that compare the node with its defaults against the same node before Adaptive. */
+export const BEFORE = `Before Adaptive (second column: the same node, Concurrency Mode Fixed, Concurrency ${BEFORE_ADAPTIVE.concurrency})`;
 
 /** One run of a call-started workflow: what the user saw and what the service saw. */
 export interface WorkflowRound {

@@ -3,8 +3,8 @@ import type { EndpointKey } from '../../test/sandbox';
 import type { BenchEnvironment } from '../environment';
 import { alternate, progress } from '../measure';
 import type { BenchmarkResult, Row } from '../report';
-import type { BenchWorkflow } from '../workflows';
-import { medianOf, row, runOnce, seconds, type WorkflowRound } from './common';
+import type { BenchWorkflow, PackageWorkflows } from '../workflows';
+import { BEFORE, medianOf, row, runOnce, seconds, type WorkflowRound } from './common';
 
 export const PER_ITEM_LATENCY_MS = 20;
 export const RATE_LIMIT_PER_SECOND = 20;
@@ -15,7 +15,7 @@ export interface PerItemCase {
 	/** What each input item is, for the setup line. */
 	itemNoun: string;
 	items: Array<Record<string, unknown>>;
-	workflows: { node: BenchWorkflow; http: BenchWorkflow };
+	workflows: PackageWorkflows;
 	endpoint: EndpointKey;
 	/** What bounds the package's side when it is slower than the built-in one without a limit. */
 	slowerBecause?: string;
@@ -23,6 +23,8 @@ export interface PerItemCase {
 	expectedItems: number;
 	/** Most requests the package's node may send; undefined: no such target. */
 	maxRequests?: number;
+	/** Whether the node with its defaults must be no slower than before Adaptive (without a limit). */
+	noSlowerThanBefore: boolean;
 	packageSide: string;
 	builtInSide: string;
 	notes: string[];
@@ -57,20 +59,23 @@ export async function perItemRequests(env: BenchEnvironment, spec: PerItemCase, 
 
 	progress(`${spec.id} ${spec.title}: no rate limit`);
 	env.sandbox.setFaults({ latencyMs: PER_ITEM_LATENCY_MS });
-	const [free, freeHttp] = await alternate(rounds, [run(spec.workflows.node), run(spec.workflows.http)]);
+	const [free, freeHttp, freeBefore] = await alternate(rounds, [run(spec.workflows.node), run(spec.workflows.http), run(spec.workflows.before)]);
 	checkPackage('no limit', free);
 	if (freeHttp.some((round) => !round.ok)) failures.push(`no limit: the HTTP Request node failed: ${freeHttp.find((round) => !round.ok)?.error}`);
 
 	progress(`${spec.id} ${spec.title}: ${RATE_LIMIT_PER_SECOND} requests per second per token`);
 	env.sandbox.setFaults({ latencyMs: PER_ITEM_LATENCY_MS, rateLimitPerSecond: RATE_LIMIT_PER_SECOND });
 	// The limit counts in fixed one-second windows: each run starts with a window of its own.
-	const [limited, limitedHttp] = await alternate(rounds, [run(spec.workflows.node), run(spec.workflows.http)], { between: () => sleep(1_100) });
+	const [limited, limitedHttp, limitedBefore] = await alternate(rounds, [run(spec.workflows.node), run(spec.workflows.http), run(spec.workflows.before)], {
+		between: () => sleep(1_100),
+	});
 	checkPackage('rate limit', limited);
 	env.sandbox.resetFaults();
 
 	const wall = (results: WorkflowRound[]): number => medianOf(results, (round) => round.wallMs);
 	const own = (results: WorkflowRound[]): number => medianOf(results, (round) => round.nodeMs);
 	const requests = (results: WorkflowRound[]): number => medianOf(results, (round) => round.requests);
+	const answered429 = (results: WorkflowRound[]): number => medianOf(results, (round) => round.answered429);
 	const packageRequests = requests(free);
 	const rows: Row[] = [
 		row(
@@ -95,8 +100,30 @@ export async function perItemRequests(env: BenchEnvironment, spec: PerItemCase, 
 		row(
 			`Under ${RATE_LIMIT_PER_SECOND} requests/s: requests sent (answered 429)`,
 			'',
-			`${requests(limited)} (${medianOf(limited, (round) => round.answered429)})`,
-			`${requests(limitedHttp)} (${medianOf(limitedHttp, (round) => round.answered429)})`,
+			`${requests(limited)} (${answered429(limited)})`,
+			`${requests(limitedHttp)} (${answered429(limitedHttp)})`,
+		),
+		row(
+			`${BEFORE}: wall time, no limit`,
+			'ms',
+			wall(free),
+			wall(freeBefore),
+			spec.noSlowerThanBefore ? 'no slower than before' : '',
+			spec.noSlowerThanBefore ? wall(free) <= wall(freeBefore) : null,
+		),
+		row(
+			`${BEFORE}: under ${RATE_LIMIT_PER_SECOND} requests/s, outcome`,
+			'',
+			limitedOutcome(limited, spec.itemNoun, spec.expectedItems),
+			limitedOutcome(limitedBefore, spec.itemNoun, spec.expectedItems),
+		),
+		row(
+			`${BEFORE}: under ${RATE_LIMIT_PER_SECOND} requests/s, requests sent (answered 429)`,
+			'',
+			`${requests(limited)} (${answered429(limited)})`,
+			`${requests(limitedBefore)} (${answered429(limitedBefore)})`,
+			'fewer 429s than before (or none on either)',
+			answered429(limited) < answered429(limitedBefore) || answered429(limitedBefore) === 0 && answered429(limited) === 0,
 		),
 	];
 	return {
@@ -116,6 +143,6 @@ export async function perItemRequests(env: BenchEnvironment, spec: PerItemCase, 
 				: []),
 		],
 		...(failures.length > 0 ? { failure: failures.join('; ') } : {}),
-		rounds: { noLimit: { package: free, builtIn: freeHttp }, rateLimited: { package: limited, builtIn: limitedHttp } },
+		rounds: { noLimit: { package: free, builtIn: freeHttp, before: freeBefore }, rateLimited: { package: limited, builtIn: limitedHttp, before: limitedBefore } },
 	};
 }
