@@ -4,7 +4,7 @@ import { alternate, progress } from '../measure';
 import type { BenchmarkResult } from '../report';
 import type { allEventsWorkflows } from '../workflows';
 import { BEFORE_ADAPTIVE, EVENT_PAGE_SIZE } from '../workflows';
-import { BEFORE, medianOf, row, runOnce, type WorkflowRound } from './common';
+import { BEFORE, medianOf, row, runOnce, slowerThanBeforeNote, type WorkflowRound } from './common';
 
 export const ALL_EVENTS_LATENCY_MS = 50;
 /** The requests in flight of the bound: the node before Adaptive, always 10 (Adaptive may go beyond). */
@@ -58,7 +58,7 @@ export async function allEvents(env: BenchEnvironment, pair: ReturnType<typeof a
 			row(`${BEFORE}: wall time`, 'ms', wall(node), wall(before), 'no slower than before', wall(node) <= wall(before)),
 			row(`${BEFORE}: the node's own time`, 'ms', own(node), own(before)),
 		],
-		notes: [],
+		notes: wall(node) > wall(before) ? [slowerThanBeforeNote(pages, node, before)] : [],
 		...(failures.length > 0 ? { failure: failures.join('; ') } : {}),
 		rounds: { package: node, builtIn: http, before },
 	};

@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ADAPTIVE_START } from '../../nodes/shared/concurrency';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/options';
 import type { EndpointKey } from '../../test/sandbox';
 import type { BenchEnvironment } from '../environment';
 import { callWorkflow, executionRunData, latestExecution, median, progress } from '../measure';
@@ -7,6 +9,28 @@ import { BEFORE_ADAPTIVE, type BenchWorkflow } from '../workflows';
 
 /** The rows of benchmarks 1 and 2 that compare the node with its defaults against the same node before Adaptive. */
 export const BEFORE = `Before Adaptive (second column: the same node, Concurrency Mode Fixed, Concurrency ${BEFORE_ADAPTIVE.concurrency})`;
+
+/**
+ * The waves Adaptive sends `requests` in while every answer is good: it starts at ADAPTIVE_START
+ * and each answer adds one, so each wave is twice the last, up to the ceiling.
+ */
+export function adaptiveWaves(requests: number, ceiling = DEFAULT_CONCURRENCY): number[] {
+	const waves: number[] = [];
+	for (let sent = 0, size = Math.min(ADAPTIVE_START, ceiling); sent < requests; size = Math.min(size * 2, ceiling)) {
+		waves.push(Math.min(size, requests - sent));
+		sent += size;
+	}
+	return waves;
+}
+
+/** What bounds a node with its defaults that was slower than before Adaptive: its waves, and every round of both. */
+export function slowerThanBeforeNote(requests: number, adaptive: WorkflowRound[], before: WorkflowRound[]): string {
+	const waves = adaptiveWaves(requests);
+	const fixedWaves = Math.ceil(requests / BEFORE_ADAPTIVE.concurrency);
+	const walls = (rounds: WorkflowRound[]): string => rounds.map((round) => Math.round(round.wallMs).toLocaleString('en-US')).join(', ');
+	const mean = (rounds: WorkflowRound[]): number => Math.round(rounds.reduce((sum, round) => sum + round.wallMs, 0) / rounds.length);
+	return `No slower than before missed: Adaptive starts with ${ADAPTIVE_START} requests in flight, so its ${requests} requests go out in ${waves.length} waves (${waves.join(', ')}) where Fixed ${BEFORE_ADAPTIVE.concurrency} sends ${fixedWaves}${waves.length > fixedWaves ? `: ${waves.length - fixedWaves} more wave${waves.length - fixedWaves === 1 ? '' : 's'} of the service's latency` : ''}. Wall time in each round: ${walls(adaptive)} ms against ${walls(before)} ms (means ${mean(adaptive).toLocaleString('en-US')} and ${mean(before).toLocaleString('en-US')} ms).`;
+}
 
 /** One run of a call-started workflow: what the user saw and what the service saw. */
 export interface WorkflowRound {

@@ -4,7 +4,7 @@ import type { BenchEnvironment } from '../environment';
 import { alternate, progress } from '../measure';
 import type { BenchmarkResult, Row } from '../report';
 import type { BenchWorkflow, PackageWorkflows } from '../workflows';
-import { BEFORE, medianOf, row, runOnce, seconds, type WorkflowRound } from './common';
+import { BEFORE, medianOf, row, runOnce, seconds, slowerThanBeforeNote, type WorkflowRound } from './common';
 
 export const PER_ITEM_LATENCY_MS = 20;
 export const RATE_LIMIT_PER_SECOND = 20;
@@ -136,6 +136,7 @@ export async function perItemRequests(env: BenchEnvironment, spec: PerItemCase, 
 		notes: [
 			...spec.notes,
 			...(wall(free) > wall(freeHttp) && spec.slowerBecause ? [`Wall time missed: ${spec.slowerBecause}`] : []),
+			...(spec.noSlowerThanBefore && wall(free) > wall(freeBefore) ? [slowerThanBeforeNote(packageRequests, free, freeBefore)] : []),
 			...(limited.some((round) => round.error?.includes('sleepWithAbort'))
 				? [
 						'Rate limit missed: on its first 429 the node waits with `sleepWithAbort` from n8n-workflow before retrying; n8n-workflow 2.40 (in n8n 2.40.7) no longer exports it, so the wait throws "sleepWithAbort is not a function" and the node fails (nodes/shared/transport.ts).',
