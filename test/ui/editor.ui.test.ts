@@ -164,8 +164,9 @@ describe(`the editor of n8n ${NEWEST_N8N} in Chromium`, () => {
 	test("n8n's editor reads each node's output schema from the package (its schema preview)", () => {
 		const schemaRequests = editor.responsesTo(/\/schemas\/n8n-nodes-travel-pricing\./);
 		const paths = schemaRequests.map((response) => new URL(response.url).pathname);
-		// The first node added (the trigger) has nothing before it; the editor asks for the others'.
-		expect(paths).toEqual(expect.arrayContaining(['/schemas/n8n-nodes-travel-pricing.travelPricingHotelInfo/1.0.0.json']));
+		// The first node added (the trigger) has nothing before it; the editor asks for the others',
+		// at the version a node added from the panel gets: Hotel Info's default is 1.1 (Simplify).
+		expect(paths).toEqual(expect.arrayContaining(['/schemas/n8n-nodes-travel-pricing.travelPricingHotelInfo/1.1.0.json']));
 		expect(paths).toEqual(expect.arrayContaining(['/schemas/n8n-nodes-travel-pricing.travelPricingSchedule/1.0.0/preview.json']));
 		expect(schemaRequests.filter((response) => response.status !== 200 && response.status !== 304)).toEqual([]);
 	});
