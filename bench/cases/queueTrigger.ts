@@ -27,7 +27,7 @@ export const QUEUE_POOL_SIZES = [1, 2, 4];
 /** What bounds benchmark 6's figures on this machine. */
 export const QUEUE_NOTES = [
 	'What bounds the figures on 2 cores: every process shares the same 2 cores (in queue mode the webhook process, 2 workers, the main, Postgres and Redis; in both, the sandbox and its 20 senders). Queue mode adds processes and round trips to Postgres and Redis to each delivery without adding a core, so it cannot be much faster than one process here; a second worker adds no core either, and the executions of this workflow (trigger and a no-op) are cheap beside the per-request work of the process that takes the deliveries, which is what bounds single-record deliveries. Queue mode pays off with more machines (webhook processes and workers scale out), not on one small one.',
-	'The pool size lets a process handle as many deliveries at once as it holds isolates. Pool size 2 was the fastest in both modes in this run; 4 was slower than 1 (more isolates than cores, each with its memory). Other test runs shared the machine (see the load average), so single figures move by tens of percent from run to run: an earlier run at load average 19.7 measured 1.5 to 2.5 deliveries a second throughout.',
+	'The pool size lets a process handle as many deliveries at once as it holds isolates; beyond the cores, more isolates only add memory. Which size is fastest changes from run to run on a shared machine: single figures move by tens of percent (see the load averages), and an earlier run at load average 19.7 measured 1.5 to 2.5 deliveries a second throughout.',
 ];
 
 interface Receiver {
