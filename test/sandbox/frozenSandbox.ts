@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { DAILY_FROM_2030_SCHEDULE_BODY } from '../harness/fixtures';
 import { useSandbox } from '../harness/sandbox';
-import type { Sandbox } from './index';
+import type { RateRecord, Sandbox } from './index';
 
 /** What the sandbox's own tests share: one sandbox a file on a frozen clock, its clients, a receiver. */
 
@@ -90,6 +90,11 @@ export async function startReceiver(answer: (path: string) => number = () => 200
 				server.closeAllConnections();
 			}),
 	};
+}
+
+/** The rate records a receiver got, whatever the records per POST, in arrival order. */
+export function deliveredRecords(receiver: Receiver): RateRecord[] {
+	return receiver.received.flatMap(({ body }) => [body].flat() as RateRecord[]);
 }
 
 /** The client `make` builds on first use, inside a test, once the sandbox has its port. */

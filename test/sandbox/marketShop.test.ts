@@ -1,31 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import axios, { type AxiosInstance } from 'axios';
+import { deliveredRecords, startReceiver, type Receiver } from './frozenSandbox';
 import { startSandbox, type MarketInput, type RateRecord, type RunSummary, type Sandbox } from './index';
 import { MAX_MARKUP } from './marketShop';
 import { SOLD_OUT } from './rateRecords';
-
-/** A webhook receiver keeping every record delivered, whatever the records per POST. */
-async function startReceiver(): Promise<{ url: string; records: RateRecord[]; close: () => Promise<void> }> {
-	const records: RateRecord[] = [];
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			records.push(...[JSON.parse(Buffer.concat(chunks).toString('utf8'))].flat());
-			response.end('{"ok":true}');
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/rates`,
-		records,
-		close: () => new Promise<void>((resolve) => {
-			server.close(() => resolve());
-			server.closeAllConnections();
-		}),
-	};
-}
 
 const START = '2026-12-01T10:54:00.000Z';
 /** Shop 5: hotels 100019, 100067, 100117 and 100133 on websites 2, 5 and 12, USD, a 30-day horizon. */
@@ -36,7 +13,7 @@ const PAIRS = 4 * 3;
 const ALL_DAYS_AND_MORE = PAIRS * 30 + PAIRS * 2;
 
 let sandbox: Sandbox;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Receiver;
 let control: AxiosInstance;
 
 beforeAll(async () => {
@@ -53,7 +30,7 @@ afterAll(async () => {
 beforeEach(async () => {
 	sandbox.reset();
 	sandbox.setClock(START);
-	receiver.records.length = 0;
+	receiver.received.length = 0;
 	await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
 });
 
@@ -64,7 +41,7 @@ function recNumber(record: RateRecord): number {
 /** The records the receiver got from one run, in record order. */
 function deliveredBy(summary: RunSummary): RateRecord[] {
 	const prefix = `shop${summary.shopId}-run${summary.runId}-rec`;
-	return receiver.records.filter((record) => record.recordId.startsWith(prefix)).sort((a, b) => recNumber(a) - recNumber(b));
+	return deliveredRecords(receiver).filter((record) => record.recordId.startsWith(prefix)).sort((a, b) => recNumber(a) - recNumber(b));
 }
 
 async function marketRun(market: MarketInput, records = PAIRS * 5): Promise<RateRecord[]> {
@@ -249,7 +226,7 @@ describe('repeating a market run', () => {
 		const base = await sandbox.runShop({ shopId: SHOP, records: PAIRS, perDelivery: 100, market: { seed: 4 } });
 		const first = deliveredBy(base);
 		await sandbox.runShop({ repeatRun: base.runId, replay: true, perDelivery: 100 });
-		expect(receiver.records.slice(first.length)).toEqual(first);
+		expect(deliveredRecords(receiver).slice(first.length)).toEqual(first);
 	});
 
 	it('is driven by POST /__sandbox/run-shop like any run', async () => {

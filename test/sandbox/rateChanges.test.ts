@@ -1,35 +1,12 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import axios, { type AxiosInstance } from 'axios';
+import { deliveredRecords, startReceiver, type Receiver } from './frozenSandbox';
 import { startSandbox, type ChangeType, type ExpectedChange, type RateRecord, type RunSummary, type Sandbox } from './index';
-
-/** A webhook receiver keeping every record delivered, whatever the records per POST. */
-async function startReceiver(): Promise<{ url: string; records: RateRecord[]; close: () => Promise<void> }> {
-	const records: RateRecord[] = [];
-	const server = http.createServer((request, response) => {
-		const chunks: Buffer[] = [];
-		request.on('data', (chunk: Buffer) => chunks.push(chunk));
-		request.on('end', () => {
-			records.push(...[JSON.parse(Buffer.concat(chunks).toString('utf8'))].flat());
-			response.end('{"ok":true}');
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/rates`,
-		records,
-		close: () => new Promise<void>((resolve) => {
-			server.close(() => resolve());
-			server.closeAllConnections();
-		}),
-	};
-}
 
 const START = '2026-12-01T10:54:00.000Z';
 const CHANGES = { seed: 42, changed: 0.1, soldOut: 0.05, backOnSale: 0.5 };
 
 let sandbox: Sandbox;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Receiver;
 let control: AxiosInstance;
 
 beforeAll(async () => {
@@ -47,7 +24,7 @@ afterAll(async () => {
 beforeEach(async () => {
 	sandbox.reset();
 	sandbox.setClock(START);
-	receiver.records.length = 0;
+	receiver.received.length = 0;
 	await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
 });
 
@@ -63,7 +40,7 @@ function recNumber(record: RateRecord): number {
 /** The records the receiver got from one run, in record order. */
 function deliveredBy(summary: RunSummary): RateRecord[] {
 	const prefix = `shop${summary.shopId}-run${summary.runId}-rec`;
-	return receiver.records.filter((record) => record.recordId.startsWith(prefix)).sort((a, b) => recNumber(a) - recNumber(b));
+	return deliveredRecords(receiver).filter((record) => record.recordId.startsWith(prefix)).sort((a, b) => recNumber(a) - recNumber(b));
 }
 
 function changeTypeOf(previousRate: number, rate: number): ChangeType {
@@ -250,17 +227,17 @@ describe('repeating a run (repeatRun)', () => {
 describe('delivering again (replay) and at once twice (copies)', () => {
 	it('replay delivers a run’s records again exactly as they were: same recordIds, same dtCollected, same rates', async () => {
 		const base = await sandbox.runShop({ shopId: 3, records: 40, perDelivery: 10 });
-		const first = receiver.records.map((record) => ({ ...record }));
+		const first = deliveredRecords(receiver).map((record) => ({ ...record }));
 		const replay = await sandbox.runShop({ repeatRun: base.runId, replay: true, perDelivery: 10 });
 		expect(replay).toMatchObject({ shopId: 3, repeatOf: base.runId, expectedChanges: [], collectedAt: base.collectedAt, deliveries: 4 });
-		expect(receiver.records.slice(first.length).sort((a, b) => recNumber(a) - recNumber(b))).toEqual(first.sort((a, b) => recNumber(a) - recNumber(b)));
+		expect(deliveredRecords(receiver).slice(first.length).sort((a, b) => recNumber(a) - recNumber(b))).toEqual(first.sort((a, b) => recNumber(a) - recNumber(b)));
 	});
 
 	it('copies posts every delivery that many times', async () => {
 		const run = await sandbox.runShop({ shopId: 3, records: 30, perDelivery: 10, copies: 2 });
 		expect(run).toMatchObject({ deliveries: 6, records: 30, byStatus: { '200': 6 } });
 		const counts = new Map<string, number>();
-		for (const record of receiver.records) counts.set(record.recordId, (counts.get(record.recordId) ?? 0) + 1);
+		for (const record of deliveredRecords(receiver)) counts.set(record.recordId, (counts.get(record.recordId) ?? 0) + 1);
 		expect([...counts.values()]).toEqual(Array.from({ length: 30 }, () => 2));
 	});
 
