@@ -1,13 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ExpectedChange, RunSummary } from '../sandbox';
 import {
+	digestExample,
 	describeVersions,
 	e2eVersions,
 	NO_DATA_TABLES_REFUSAL,
 	outputOf,
 	publicApiHasDataTables,
-	REPO_ROOT,
 	startAlertInbox,
 	startE2e,
 	type AlertInbox,
@@ -46,18 +44,7 @@ function changeIdentity(change: Record_ | ExpectedChange): string {
 }
 
 function example(inboxUrl: string): WorkflowSeed {
-	const workflow = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', EXAMPLE.file), 'utf8')) as WorkflowSeed & {
-		nodes: Array<{ name: string; disabled?: boolean; parameters: Record_ }>;
-	};
-	for (const node of workflow.nodes) {
-		// The morning schedule stays off, so that only the test decides when a digest is sent.
-		if (node.name === 'Every morning at 8') node.disabled = true;
-		if (node.name === 'Digest settings') {
-			const { assignments } = node.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> };
-			for (const assignment of assignments) if (assignment.name === 'digestUrl') assignment.value = inboxUrl;
-		}
-	}
-	return { ...workflow, id: EXAMPLE.id };
+	return digestExample(EXAMPLE.file, EXAMPLE.id, inboxUrl);
 }
 
 describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Rate change alerts in n8n %s', (version) => {

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { MarketInput, RunSummary } from '../sandbox';
 import {
+	digestExample,
 	API_CREDENTIAL,
 	describeVersions,
 	e2eVersions,
@@ -9,7 +8,6 @@ import {
 	NO_DATA_TABLES_REFUSAL,
 	outputOf,
 	publicApiHasDataTables,
-	REPO_ROOT,
 	startAlertInbox,
 	startE2e,
 	type AlertInbox,
@@ -150,18 +148,7 @@ function expectedParity(offers: readonly Offer[], day: string) {
 }
 
 function example(inboxUrl: string): WorkflowSeed {
-	const workflow = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'examples', EXAMPLE.file), 'utf8')) as WorkflowSeed & {
-		nodes: Array<{ name: string; disabled?: boolean; parameters: Record_ }>;
-	};
-	for (const node of workflow.nodes) {
-		// The morning schedule stays off, so that only the test decides when a digest is sent.
-		if (node.name === 'Every morning at 8') node.disabled = true;
-		if (node.name === 'Digest settings') {
-			const { assignments } = node.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> };
-			for (const assignment of assignments) if (assignment.name === 'digestUrl') assignment.value = inboxUrl;
-		}
-	}
-	return { ...workflow, id: EXAMPLE.id };
+	return digestExample(EXAMPLE.file, EXAMPLE.id, inboxUrl);
 }
 
 /** Two Compare With My Hotel nodes on their own tables, so that neither moves the other's remembered ranks. */

@@ -1,4 +1,5 @@
 export { startAlertInbox, type AlertInbox } from './alertInbox';
+export { digestExample } from './digestExample';
 export { packPackage, installCommunityPackage, ownPackageJson, REPO_ROOT } from './communityPackage';
 export {
 	API_CREDENTIAL,
