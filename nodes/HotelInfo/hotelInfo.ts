@@ -72,7 +72,7 @@ export async function lookUpHotels(
 	const batchSize = valid.reduce((smallest, query) => Math.min(smallest, query.batchSize), Infinity);
 	const batches = planHotelBatches(valid.map((query) => query.code), batchSize);
 	const askedCodes = queries.map((query) => ('value' in query ? query.value.code : undefined));
-	const limiter = requestLimiter(valid);
+	const limiter = requestLimiter(node, valid);
 	const outcomes = await Promise.all(
 		batches.map(async (batch): Promise<BatchOutcome> => {
 			// The batch is sent with the options of the first item that asked for its first code.

@@ -102,7 +102,7 @@ async function detect(context: IExecuteFunctions): Promise<INodeExecutionData[]>
 	const observed = observations.flatMap((read, itemIndex): ObservedItem[] =>
 		'value' in read ? [{ itemIndex, observation: read.value }] : [],
 	);
-	const { alerts, contested } = await detectChanges(context, requestLimiter([settings]), settings, observed);
+	const { alerts, contested } = await detectChanges(context, requestLimiter(context.getNode(), [settings]), settings, observed);
 	const contestedItems = new Set(contested.map(({ itemIndex }) => itemIndex));
 	const alertByItem = new Map(alerts.map((alert) => [alert.itemIndex, alert]));
 	return await inItemOrder(context, observations, (_, itemIndex) => {
@@ -163,7 +163,7 @@ async function standing(context: IExecuteFunctions, operation: 'compareWithMyHot
 	const rateField = 'rateField' in settings ? settings.rateField : 'onsiteRate';
 	const observations = checkItems(context, (itemIndex) => readObservation(items[itemIndex].json, rateField));
 	const observed = observations.flatMap((read, itemIndex): ObservedItem[] => ('value' in read ? [{ itemIndex, observation: read.value }] : []));
-	const limiter = requestLimiter([settings]);
+	const limiter = requestLimiter(context.getNode(), [settings]);
 	const results =
 		operation === 'compareWithMyHotel'
 			? await compareWithMyHotel(context, limiter, settings as CompareSettings, observed)

@@ -1,3 +1,4 @@
+import type { INode } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from './options';
@@ -63,9 +64,19 @@ export function httpAnswer(response: { statusCode: number; headers: Record<strin
 	return { status: response.statusCode, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
 }
 
-/** Requests in flight at the start of an adaptive execution: few enough that a service which
- * limits the rate sees no burst before it has answered once. */
+/** Requests in flight at the start of the first adaptive execution for a service: few enough that
+ * a service which limits the rate sees no burst before it has answered once. */
 export const ADAPTIVE_START = 4;
+
+/** How long what an execution learnt of a service is kept for the next one: past it, the service
+ * may have changed, and the next execution starts at ADAPTIVE_START again. */
+export const LEARNT_FOR_MS = 10 * 60 * 1000;
+
+/** The state of an AdaptiveLimit that carries over: its limit, and whether it is still doubling. */
+export interface Learnt {
+	window: number;
+	doubling: boolean;
+}
 
 /** The latency counts as rising when the mean of the last LATENCY_WINDOW answers passes
  * LATENCY_FACTOR times the best answer seen, plus LATENCY_SLACK_MS so that a few milliseconds
@@ -79,7 +90,8 @@ export const LATENCY_SLACK_MS = 10;
  * be in flight, learnt from the answers. Pure: it is told each send and each answer, and keeps
  * no time of its own.
  *
- * - It starts at ADAPTIVE_START (or Concurrency, if lower) and never leaves 1 to Concurrency.
+ * - It starts at ADAPTIVE_START (or Concurrency, if lower), or where the last execution for the
+ *   same service left off (LearntLimits), and never leaves 1 to Concurrency.
  * - Until the service first pushes back, each good answer adds one (the limit doubles with each
  *   round of answers, TCP's slow start); after that, each good answer adds 1/limit (one more per
  *   round of answers, TCP's congestion avoidance).
@@ -91,19 +103,31 @@ export const LATENCY_SLACK_MS = 10;
  */
 export class AdaptiveLimit {
 	private window: number;
-	private doubling = true;
+	private doubling: boolean;
 	private best = Infinity;
 	private readonly recent: number[] = [];
 	private sends = 0;
 	/** Sends up to this one left before the last halving. */
 	private halvedAfter = 0;
 
-	constructor(readonly ceiling: number, start = ADAPTIVE_START) {
-		this.window = Math.max(1, Math.min(start, ceiling));
+	/** `from` is what an earlier execution learnt of the same service (see LearntLimits). */
+	constructor(readonly ceiling: number, from: Learnt = { window: ADAPTIVE_START, doubling: true }) {
+		this.window = Math.max(1, Math.min(from.window, ceiling));
+		this.doubling = from.doubling;
 	}
 
 	get limit(): number {
 		return Math.floor(this.window);
+	}
+
+	/** What the next execution may start from. */
+	get learnt(): Learnt {
+		return { window: this.window, doubling: this.doubling };
+	}
+
+	/** Whether the limit stands at the ceiling only because the ceiling is there. */
+	get atCeiling(): boolean {
+		return this.doubling && this.window >= this.ceiling;
 	}
 
 	/** A request leaves; returns its ticket, to be handed back with its answer. */
@@ -146,6 +170,41 @@ export interface LimiterClock {
 const realClock: LimiterClock = { now: () => Date.now(), sleep };
 
 /**
+ * What adaptive executions learnt of each service, kept in this n8n process for the next
+ * execution, as TCP keeps what a connection learnt of a path for the next connection to the same
+ * host (RFC 2140, RFC 9040). The first execution for a service starts at ADAPTIVE_START; a later
+ * one starts where the last one left off: at its limit, still doubling if no 429 and no rising
+ * latency stopped it. A service is a credential (its type and id: never its secret), so two
+ * tokens with two rate limits learn apart. Each n8n process (each queue-mode worker) learns on its
+ * own; what is older than LEARNT_FOR_MS is forgotten.
+ */
+export class LearntLimits {
+	private readonly byService = new Map<string, Learnt & { at: number }>();
+
+	recall(service: string, now: number): Learnt | undefined {
+		const learnt = this.byService.get(service);
+		if (!learnt || now - learnt.at > LEARNT_FOR_MS) return undefined;
+		return { window: learnt.window, doubling: learnt.doubling };
+	}
+
+	/** After each answer. A limit held down only by this execution's ceiling lowers nothing: a node
+	 * with a lower Concurrency says nothing of what the service takes. */
+	remember(service: string, limit: AdaptiveLimit, now: number): void {
+		const earlier = this.recall(service, now);
+		const learnt = limit.learnt;
+		const window = limit.atCeiling && earlier?.doubling ? Math.max(earlier.window, learnt.window) : learnt.window;
+		this.byService.set(service, { window, doubling: learnt.doubling, at: now });
+	}
+
+	forget(): void {
+		this.byService.clear();
+	}
+}
+
+/** This process's memory, shared by every node of the package. */
+export const learntLimits = new LearntLimits();
+
+/**
  * The node's Concurrency: the requests of one node execution in flight at once, whatever sends
  * them (items, pages, batches). The transport takes a slot for each send and gives it back when
  * the answer is in, so a request waiting to be retried holds none. Slots go first come, first
@@ -167,8 +226,12 @@ export class RequestLimiter {
 		readonly size: number,
 		readonly mode: ConcurrencyMode = 'fixed',
 		private readonly clock: LimiterClock = realClock,
+		/** The service whose learnt limit this execution starts from and adds to. */
+		private readonly service?: { key: string; memory: LearntLimits },
 	) {
-		if (mode === 'adaptive') this.adaptive = new AdaptiveLimit(size);
+		if (mode !== 'adaptive') return;
+		const from = service && service.memory.recall(service.key, clock.now());
+		this.adaptive = new AdaptiveLimit(size, from);
 	}
 
 	/** The requests that may be in flight now. */
@@ -187,6 +250,7 @@ export class RequestLimiter {
 			const result = await send();
 			const answer = answerOf ? answerOf(result) : { status: 200 };
 			this.adaptive.answered(ticket, answer, this.clock.now() - started);
+			this.service?.memory.remember(this.service.key, this.adaptive, this.clock.now());
 			if (answer.status === 429 && answer.retryAfterMs !== undefined) {
 				this.resumeAt = Math.max(this.resumeAt, this.clock.now() + answer.retryAfterMs);
 			}
@@ -227,13 +291,30 @@ export class RequestLimiter {
 	}
 }
 
+/** The service a node's requests go to, for LearntLimits: its credentials' types and ids. */
+export function serviceOf(node: INode): string | undefined {
+	const credentials = Object.entries(node.credentials ?? {});
+	if (credentials.length === 0) return undefined;
+	return credentials
+		.map(([type, { id, name }]) => `${type}:${id ?? name}`)
+		.sort()
+		.join(',');
+}
+
 /**
  * The limiter of one node execution. Concurrency belongs to the node, not to an item: when an
  * expression gives items different values, the smallest Concurrency holds, and Fixed if any item
- * asks for it, so no item's limit is passed.
+ * asks for it, so no item's limit is passed. Adaptive starts from what the last execution for the
+ * same credential learnt.
  */
-export function requestLimiter(items: readonly ConcurrencySettings[]): RequestLimiter {
+export function requestLimiter(node: INode, items: readonly ConcurrencySettings[]): RequestLimiter {
 	const size = items.reduce((smallest, item) => Math.min(smallest, item.concurrency), Infinity);
 	const mode = items.some((item) => item.concurrencyMode === 'fixed') ? 'fixed' : 'adaptive';
-	return new RequestLimiter(Number.isFinite(size) ? size : DEFAULT_CONCURRENCY, mode);
+	const key = serviceOf(node);
+	return new RequestLimiter(
+		Number.isFinite(size) ? size : DEFAULT_CONCURRENCY,
+		mode,
+		realClock,
+		key === undefined ? undefined : { key, memory: learntLimits },
+	);
 }

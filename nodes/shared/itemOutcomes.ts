@@ -96,7 +96,7 @@ export async function runPerItem<TPlan extends ItemPlan>(
 	send: (plan: TPlan, limiter: RequestLimiter, itemIndex: number) => Promise<readonly object[]>,
 ): Promise<INodeExecutionData[]> {
 	const plans = checkItems(context, read);
-	const limiter = requestLimiter(plans.flatMap((plan) => ('value' in plan ? [plan.value] : [])));
+	const limiter = requestLimiter(context.getNode(), plans.flatMap((plan) => ('value' in plan ? [plan.value] : [])));
 	const outcomes = await Promise.all(
 		plans.map(async (plan, itemIndex) =>
 			'error' in plan ? plan : await settle(() => send(plan.value, limiter, itemIndex)),

@@ -47,7 +47,7 @@ export const concurrencyOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
 	default: DEFAULT_CONCURRENCY,
 	description:
-		'The most requests this node has in flight at once, across all input items (and all pages of each). With Concurrency Mode "Adaptive" the node starts with 4 and grows toward this while the service answers well; with "Fixed" it keeps this many.',
+		'The most requests this node has in flight at once, across all input items (and all pages of each). With Concurrency Mode "Adaptive" the node starts where its last execution with the same credential left off (at 4 the first time) and grows toward this while the service answers well; with "Fixed" it keeps this many.',
 };
 
 /** Beside Concurrency: whether the requests in flight adapt to the service's answers. */
@@ -60,7 +60,7 @@ export const concurrencyModeOption: INodeProperties = {
 			name: 'Adaptive',
 			value: 'adaptive',
 			description:
-				'Start with 4 requests in flight, add more while answers come back without 429 and without slowing down, halve on a 429 and pause for its Retry-After; never more than Concurrency',
+				'Start where the last execution with the same credential left off (4 requests in flight the first time), add more while answers come back without 429 and without slowing down, halve on a 429 and pause for its Retry-After; never more than Concurrency',
 		},
 		{
 			name: 'Fixed',

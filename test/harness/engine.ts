@@ -267,6 +267,8 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	timezone?: string;
 	typeVersion?: number;
+	/** The id the node's credentials have; runs that share one share what Adaptive learnt. */
+	credentialId?: string;
 }
 
 export interface NodeRunResult {
@@ -286,7 +288,10 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 	const credentials = Object.fromEntries(
 		(description.credentials ?? [])
 			.filter(({ name }) => options.credentials?.[name] !== undefined)
-			.map(({ name }) => [name, { id: name, name }]),
+			// A credential id of its own each run: Adaptive Concurrency starts from what the last run
+			// for the same credential learnt (nodes/shared/concurrency.ts, LearntLimits), and a test
+			// that wants that names the credential with `credentialId`.
+			.map(({ name }) => [name, { id: options.credentialId ?? `${name}-${randomUUID()}`, name }]),
 	);
 	const node: INode = {
 		id: randomUUID(),

@@ -4,7 +4,10 @@ import {
 	LATENCY_FACTOR,
 	LATENCY_SLACK_MS,
 	LATENCY_WINDOW,
+	LEARNT_FOR_MS,
+	LearntLimits,
 	RequestLimiter,
+	serviceOf,
 	type Answer,
 	type LimiterClock,
 } from '../../nodes/shared/concurrency';
@@ -214,5 +217,67 @@ describe('the adaptive limiter', () => {
 		await expect(limiter.run(async () => await Promise.reject(new Error('refused')))).rejects.toThrow('refused');
 		expect(limiter.limit).toBe(ADAPTIVE_START);
 		expect(await limiter.run(async () => await Promise.resolve('next'))).toBe('next');
+	});
+});
+
+describe('the next execution for the same service starts where the last one left off', () => {
+	const SERVICE = 'travelPricingApi:1';
+
+	/** One execution: a limiter for SERVICE that sends `requests` one after another, answered alike. */
+	async function execution(memory: LearntLimits, clock: LimiterClock, ceiling: number, requests: number, result: Answer = OK) {
+		const limiter = new RequestLimiter(ceiling, 'adaptive', clock, { key: SERVICE, memory });
+		const first = limiter.limit;
+		for (let i = 0; i < requests; i++) await limiter.run(async () => await Promise.resolve(result), (answer) => answer);
+		return { first, last: limiter.limit };
+	}
+
+	it(`the first starts at ${ADAPTIVE_START}; the next at the limit the first reached, still doubling`, async () => {
+		const memory = new LearntLimits();
+		const clock = fakeClock();
+		expect(await execution(memory, clock, 50, 20)).toEqual({ first: ADAPTIVE_START, last: 24 });
+		// Still doubling: each good answer adds one, up to the ceiling.
+		expect(await execution(memory, clock, 50, 30)).toEqual({ first: 24, last: 50 });
+		expect(await execution(memory, clock, 50, 1)).toEqual({ first: 50, last: 50 });
+	});
+
+	it('after a 429 the next starts at the halved limit and grows one per round', async () => {
+		const memory = new LearntLimits();
+		const clock = fakeClock();
+		await execution(memory, clock, 50, 12);
+		expect(await execution(memory, clock, 50, 1, THROTTLED)).toEqual({ first: 16, last: 8 });
+		// 8 good answers add 1/8 each: one more in all.
+		expect(await execution(memory, clock, 50, 8)).toEqual({ first: 8, last: 9 });
+	});
+
+	it('a node with a lower Concurrency lowers nothing; a higher one starts at what was learnt', async () => {
+		const memory = new LearntLimits();
+		const clock = fakeClock();
+		await execution(memory, clock, 50, 46);
+		expect(await execution(memory, clock, 10, 5)).toEqual({ first: 10, last: 10 });
+		expect(await execution(memory, clock, 50, 0)).toEqual({ first: 50, last: 50 });
+	});
+
+	it(`forgets after ${LEARNT_FOR_MS / 60_000} minutes`, async () => {
+		const memory = new LearntLimits();
+		const clock = fakeClock();
+		await execution(memory, clock, 50, 46);
+		clock.advance(LEARNT_FOR_MS - 1);
+		expect((await execution(memory, clock, 50, 0)).first).toBe(50);
+		clock.advance(LEARNT_FOR_MS + 1);
+		expect((await execution(memory, clock, 50, 0)).first).toBe(ADAPTIVE_START);
+	});
+
+	it('another service, or Fixed, learns nothing from it', async () => {
+		const memory = new LearntLimits();
+		const clock = fakeClock();
+		await execution(memory, clock, 50, 46);
+		expect(new RequestLimiter(50, 'adaptive', clock, { key: 'travelPricingApi:2', memory }).limit).toBe(ADAPTIVE_START);
+		expect(new RequestLimiter(10, 'fixed', clock, { key: SERVICE, memory }).limit).toBe(10);
+	});
+
+	it("a service is the node's credentials by type and id, never their secrets", () => {
+		const node = { credentials: { travelPricingApi: { id: '7', name: 'Production' } } };
+		expect(serviceOf(node as never)).toBe('travelPricingApi:7');
+		expect(serviceOf({ credentials: {} } as never)).toBeUndefined();
 	});
 });

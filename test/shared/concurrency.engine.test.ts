@@ -16,13 +16,14 @@ beforeEach(() => {
 /** Benchmark 1b's shape: one event search per item, 50 items, the node's default Limit of 50. */
 const ITEMS = Array.from({ length: 50 }, (_, index) => ({ city: ['Berlin', 'Tokyo', 'Paris', 'London', 'Madrid'][index % 5] }));
 
-async function searchPerItem(options: INodeParameters) {
+async function searchPerItem(options: INodeParameters, credentialId?: string) {
 	sandbox.clearRequests();
 	const result = await runNode({
 		nodeType: 'travelPricingEventImpact',
 		parameters: { returnAll: false, limit: 50, simplify: false, filters: { city: '={{ $json.city }}' }, options },
 		items: ITEMS,
 		credentials: credentialsFor(sandbox),
+		credentialId,
 	});
 	const requests = sandbox.requests({ endpoint: 'eventimpact' });
 	return {
@@ -84,5 +85,25 @@ describe('under the sandbox\'s 20 requests/s, fewer 429s than a fixed Concurrenc
 		// window, Adaptive halves and waits out the Retry-After before sending again.
 		expect(fixed.throttled).toBeGreaterThan(0);
 		expect(adaptive.throttled).toBeLessThan(fixed.throttled);
+	});
+});
+
+describe('the next execution with the same credential starts where the last one left off', () => {
+	it('the first sends its 50 searches in rounds from 4; the second sends all 50 at once', async () => {
+		sandbox.setFaults({ latencyMs: 50 });
+		sandbox.resetStats();
+		const first = await searchPerItem({}, 'carried-over');
+		const firstInFlight = sandbox.stats().maxInFlight;
+		sandbox.resetStats();
+		const second = await searchPerItem({}, 'carried-over');
+
+		for (const side of [first, second]) {
+			expect(side.result.items).toHaveLength(expectedCount());
+			expect(side.throttled).toBe(0);
+		}
+		// Rounds of 4, 8, 16: no more than 32 out at once. The second starts at the first's limit.
+		expect(firstInFlight).toBeLessThanOrEqual(32);
+		expect(sandbox.stats().maxInFlight).toBeGreaterThan(firstInFlight);
+		expect(sandbox.stats().maxInFlight).toBeGreaterThanOrEqual(40);
 	});
 });

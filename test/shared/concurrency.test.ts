@@ -1,13 +1,18 @@
+import type { INode } from 'n8n-workflow';
+
 import { requestLimiter, RequestLimiter, type ConcurrencySettings } from '../../nodes/shared/concurrency';
 import { concurrencyFrom, DEFAULT_CONCURRENCY } from '../../nodes/shared/options';
 
 const fixed = (concurrency: number): ConcurrencySettings => ({ concurrency, concurrencyMode: 'fixed' });
 const adaptive = (concurrency: number): ConcurrencySettings => ({ concurrency, concurrencyMode: 'adaptive' });
 
+/** A node with one credential, as n8n hands it to the node's code. */
+const NODE = { credentials: { travelPricingApi: { id: '1', name: 'Travel Pricing' } } } as unknown as INode;
+
 describe('one Concurrency for the whole node execution', () => {
 	it('takes the smallest of the items\' values, or the default without any', () => {
-		expect(requestLimiter([adaptive(8), adaptive(3), adaptive(5)]).size).toBe(3);
-		expect(requestLimiter([]).size).toBe(DEFAULT_CONCURRENCY);
+		expect(requestLimiter(NODE, [adaptive(8), adaptive(3), adaptive(5)]).size).toBe(3);
+		expect(requestLimiter(NODE, []).size).toBe(DEFAULT_CONCURRENCY);
 	});
 
 	it('reads Concurrency Mode as Adaptive by default, and refuses anything but its two values', () => {
@@ -17,15 +22,15 @@ describe('one Concurrency for the whole node execution', () => {
 	});
 
 	it('is Adaptive unless an item asks for Fixed', () => {
-		expect(requestLimiter([]).mode).toBe('adaptive');
-		expect(requestLimiter([adaptive(8), adaptive(3)]).mode).toBe('adaptive');
-		expect(requestLimiter([adaptive(8), fixed(9)]).mode).toBe('fixed');
+		expect(requestLimiter(NODE, []).mode).toBe('adaptive');
+		expect(requestLimiter(NODE, [adaptive(8), adaptive(3)]).mode).toBe('adaptive');
+		expect(requestLimiter(NODE, [adaptive(8), fixed(9)]).mode).toBe('fixed');
 	});
 });
 
 describe('Fixed: always Concurrency in flight, as before adaptive existed', () => {
 	it('never has more than its size in flight, and serves waiting requests in order', async () => {
-		const limiter = requestLimiter([fixed(2)]);
+		const limiter = requestLimiter(NODE, [fixed(2)]);
 		let inFlight = 0;
 		let most = 0;
 		const started: number[] = [];
@@ -52,7 +57,7 @@ describe('Fixed: always Concurrency in flight, as before adaptive existed', () =
 	});
 
 	it('gives the place back when a request fails', async () => {
-		const limiter = requestLimiter([fixed(1)]);
+		const limiter = requestLimiter(NODE, [fixed(1)]);
 		await expect(limiter.run(async () => await Promise.reject(new Error('refused')))).rejects.toThrow('refused');
 		expect(await limiter.run(async () => await Promise.resolve('next'))).toBe('next');
 	});
