@@ -12,6 +12,7 @@ import {
 	ensureScheduleSheet,
 	formatDuration,
 	freePort,
+	isN8n1x,
 	MCP_BEARER_CREDENTIAL,
 	mcpBearerCredential,
 	MCP_EXAMPLE_FILE,
@@ -347,8 +348,10 @@ async function main(): Promise<void> {
 			await stop(1);
 		});
 		const signedIn = await signIn(n8n);
-		if (signedIn) {
-			await n8n.waitForPublished();
+		// n8n 1.x's public API has no Data Tables: Rate Changes refuses there, and no key is made for it.
+		const dataTables = !isN8n1x(runtime.version);
+		if (signedIn) await n8n.waitForPublished();
+		if (signedIn && dataTables) {
 			const { apiKey, created } = await ensureN8nApiKey(n8n);
 			if (created) step(`Created an n8n API key (data table scopes) and the credential "${N8N_API_CREDENTIAL.name}" for Rate Changes`);
 			if ((await ensureScheduleSheet(new N8nPublicApi(n8n.baseUrl, apiKey))).created) {
@@ -358,7 +361,7 @@ async function main(): Promise<void> {
 		const reRegistered = sandbox && signedIn ? await reRegisterRateTriggers(n8n) : [];
 
 		const mcp = mcpExample ? mcpExampleAccess(n8n.baseUrl, mcpToken) : undefined;
-		printReady({ n8n, access, sandbox, examples, mcp, signedIn, reRegistered, seconds: Date.now() - started });
+		printReady({ n8n, access, sandbox, examples, mcp, signedIn, dataTables, reRegistered, seconds: Date.now() - started });
 	} catch (error) {
 		console.error(`\nnpm start failed: ${(error as Error).message}`);
 		if (n8n) console.error(`n8n's log: ${n8n.logFile}`);
@@ -379,6 +382,8 @@ function printReady(ready: {
 	examples: Examples;
 	mcp: McpAccess | undefined;
 	signedIn: boolean;
+	/** Whether this n8n's public API has Data Tables (2.8 and later), which Rate Changes and the schedules example use. */
+	dataTables: boolean;
 	reRegistered: string[];
 	seconds: number;
 }): void {
@@ -396,7 +401,7 @@ function printReady(ready: {
 		sandbox
 			? `  Service      sandbox at ${access.baseUrl} (access token ${sandbox.credentials.accessToken}, airports key ${sandbox.credentials.apiKey})`
 			: `  Service      ${access.baseUrl}`,
-		`  Credentials  "Travel Pricing API" and "Travel Pricing Airports API", pointing at ${sandbox ? 'the sandbox' : access.baseUrl}; "${N8N_API_CREDENTIAL.name}" (this n8n's API, for Rate Changes);`,
+		`  Credentials  "Travel Pricing API" and "Travel Pricing Airports API", pointing at ${sandbox ? 'the sandbox' : access.baseUrl};${ready.dataTables ? ` "${N8N_API_CREDENTIAL.name}" (this n8n's API, for Rate Changes);` : ''}`,
 		`               "${DEMO_MODEL_CREDENTIAL.name}" (the agent's model, no account); "${MCP_BEARER_CREDENTIAL.name}" (the MCP example's token)`,
 		`  Workflows    ${examples.size > 0 ? [...examples.values()].map((workflow) => `"${workflow.name}"`).join(', ') : 'none in examples/ yet'}`,
 		`  Folder       ${n8n.userFolder} (kept between runs; npm start -- --fresh starts over)`,
@@ -428,6 +433,17 @@ function printReady(ready: {
 			`  4. Rate alerts: publish ${name(RATE_ALERT_EXAMPLE)} (its trigger registers with the sandbox), then run a shop:`,
 			`       ${runShop({ shopId: 1, records: 60 })}`,
 			'     Each delivery with a matching rate is an execution with its alerts.',
+		);
+	}
+	if (sandbox && !ready.dataTables) {
+		lines.push(
+			`  n8n ${n8n.runtime.version}'s public API has no Data Tables: ${name(RATE_CHANGE_EXAMPLE)} and ${name(UNDERCUT_EXAMPLE)} (Rate Changes)`,
+			`  need n8n 2.8 or later, and the data table of ${name(SCHEDULES_EXAMPLE)} is not made for you here`,
+			`  (npm start -- --n8n-version ${NEWEST_N8N} has all three).`,
+		);
+	}
+	if (sandbox && ready.dataTables) {
+		lines.push(
 			`  5. Rate change digest: publish ${name(RATE_CHANGE_EXAMPLE)}, run shop 1 (above), then again with rates changed:`,
 			`       ${runShop({ shopId: 1, repeatRun: 1, changes: { seed: 7, changed: 0.1, soldOut: 0.05 } })}`,
 			'     and click "Execute workflow" on "Send the digest now".',
