@@ -249,18 +249,29 @@ export function triggerWorkflow(id: string, token: string, hotelCode?: number): 
 	return { seed: chain(id, `Bench: Rate Record Trigger${hotelCode === undefined ? '' : ', filtered'}`, [trigger]), path: `${webhookId}/rate-records` };
 }
 
+/** How a benchmark 3 Webhook node is set up beyond its defaults. */
+export interface WebhookSetup {
+	/** 2.1 (the editor's default); at 1, n8n takes an expression isolate for each request's webhook phase. */
+	typeVersion?: 1 | 2.1;
+	/** Header Auth with the delivery token (default), or none. */
+	headerAuth?: boolean;
+}
+
 /**
- * 3. The Webhook node with Header Auth, alone (single records), followed by Split Out (100
- * records per delivery: one item per record, as the trigger gives), or by an IF node keeping one
- * hotel's records (the filtered case).
+ * 3. The Webhook node (POST, Respond Immediately) with Header Auth, alone (single records),
+ * followed by Split Out (100 records per delivery: one item per record, as the trigger gives), or
+ * by an IF node keeping one hotel's records (the filtered case). The same node at version 1 without
+ * authentication is n8n's floor for any other trigger: n8n takes an isolate for its webhook phase,
+ * as it does for every trigger but its own Webhook node from version 1.1 on, and no credential
+ * takes a second one (see docs/benchmarks.md, 3a).
  */
-export function webhookWorkflow(id: string, after: 'none' | 'splitOut' | { hotelCode: number }): ReceiverWorkflow {
+export function webhookWorkflow(id: string, after: 'none' | 'splitOut' | { hotelCode: number }, { typeVersion = 2.1, headerAuth = true }: WebhookSetup = {}): ReceiverWorkflow {
 	const hook = node(
 		'Webhook',
 		'n8n-nodes-base.webhook',
-		2.1,
-		{ httpMethod: 'POST', path: id, authentication: 'headerAuth', options: {} },
-		{ webhookId: id, credentials: { httpHeaderAuth: DELIVERY_AUTH_CREDENTIAL } },
+		typeVersion,
+		{ httpMethod: 'POST', path: id, authentication: headerAuth ? 'headerAuth' : 'none', options: {} },
+		{ webhookId: id, ...(headerAuth ? { credentials: { httpHeaderAuth: DELIVERY_AUTH_CREDENTIAL } } : {}) },
 	);
 	const nodes = [hook];
 	if (after === 'splitOut') nodes.push(node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body', options: {} }));
@@ -284,7 +295,7 @@ export function webhookWorkflow(id: string, after: 'none' | 'splitOut' | { hotel
 		);
 	}
 	const label = after === 'none' ? '' : after === 'splitOut' ? ' + Split Out' : ' + IF';
-	return { seed: chain(id, `Bench: Webhook node${label}`, nodes), path: id };
+	return { seed: chain(id, `Bench: Webhook node${typeVersion === 1 ? ' v1' : ''}${headerAuth ? '' : ', no authentication'}${label}`, nodes), path: id };
 }
 
 /** What the stay key of a rate record is for the Data Table nodes: as Rate Changes builds it. */
