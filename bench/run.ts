@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatDuration, NEWEST_N8N } from '../test/e2e/harness';
-import { ADAPTIVE_START } from '../nodes/shared/concurrency';
 import { DEFAULT_CONCURRENCY } from '../nodes/shared/options';
 import { allEvents } from './cases/allEvents';
 import { hotelDemand, LARGE_DEMAND_ID } from './cases/hotelDemand';
@@ -116,7 +115,10 @@ async function main(): Promise<void> {
 			];
 			return {
 				workflows: [...pairs.flatMap((pair) => [pair.node.seed, pair.before.seed, pair.http.seed]), demand.seed, ...Object.values(receivers).map((receiver) => receiver.seed)],
-				credentials: workflows.headerAuthCredentials(sandbox.credentials.accessToken, DELIVERY_TOKEN),
+				credentials: [
+					...workflows.headerAuthCredentials(sandbox.credentials.accessToken, DELIVERY_TOKEN),
+					...workflows.caseCredentials(['1a', '1b', '2', '4'], sandbox.baseUrl, sandbox.credentials.accessToken),
+				],
 			};
 		});
 		const ready = env;
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
 							expectedItems: hotelCodes.length,
 							maxRequests: 20,
 							noSlowerThanBefore: true,
-							packageSide: `Hotel Info node, defaults (batches of 50 codes, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
+							packageSide: `Hotel Info node as the editor adds it (version 1.1, Simplify on), defaults (batches of 50 codes, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
 							builtInSide: "HTTP Request node, POST /hotelinfo with `{\"hotelcode\": …}` per item, defaults (every item's request at once)",
 							notes: [],
 						},
@@ -163,8 +165,8 @@ async function main(): Promise<void> {
 							endpoint: 'eventimpact',
 							expectedItems: queryCities.reduce((sum, city) => sum + eventsIn(city), 0),
 							noSlowerThanBefore: false,
-							packageSide: `Event Impact node, filter City from the item, defaults (Limit 50, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
-							slowerBecause: `Adaptive starts with ${ADAPTIVE_START} requests in flight and adds one per good answer (each answer lets two more go), so the node's 50 searches go out in about four waves (${ADAPTIVE_START}, ${ADAPTIVE_START * 2}, ${ADAPTIVE_START * 4}, then the rest), where the HTTP Request node sends all 50 at once. Each wave waits the sandbox's 20 ms latency, so the node's floor is about 4 × 20 ms against 20 ms. Starting low is what keeps a service that limits the rate from seeing a burst before it has answered once (the rows under 20 requests/s); a user who wants one burst sets Concurrency Mode Fixed with Concurrency 50.`,
+							packageSide: `Event Impact node as the editor adds it (version 1.1, Simplify on), filter City from the item, defaults (Limit 50, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
+							slowerBecause: "Beyond the requests, the node reads each item's filters and puts out one item per event (2,500), where the HTTP Request node puts out one item per query (50, the page).",
 							builtInSide:
 								'HTTP Request node, POST /eventimpact/?eventsImpactPerPage=50 with `{"city": …}` per item, defaults; it puts out one item per query (the page) and is not followed by the Split Out a user would add',
 							notes: [],

@@ -1,5 +1,5 @@
 import { RATES_COLUMNS } from '../nodes/RateChanges/tables';
-import { API_CREDENTIAL, N8N_API_CREDENTIAL, type CredentialSeed, type WorkflowSeed } from '../test/e2e/harness';
+import { N8N_API_CREDENTIAL, type CredentialSeed, type WorkflowSeed } from '../test/e2e/harness';
 
 /**
  * The benchmark workflows, each pair built the way its user would build it in the editor: this
@@ -59,7 +59,25 @@ function startedByCall(path: string): Node[] {
 	];
 }
 
-const packageCredential = { travelPricingApi: API_CREDENTIAL };
+/**
+ * The Travel Pricing API credential of one benchmark: the same token, but a credential of its
+ * own, so that what Adaptive Concurrency learns of the service in one benchmark (it keeps it per
+ * credential, nodes/shared/concurrency.ts) does not carry into the next, as if each ran on an n8n
+ * of its own. Within a benchmark it carries from round to round, as for a user's workflow.
+ */
+export function caseCredential(caseId: string): { id: string; name: string } {
+	return { id: `benchApi${caseId}`.padEnd(16, '0'), name: `Travel Pricing API (benchmark ${caseId})` };
+}
+
+/** The credentials caseCredential names, each with the sandbox's Base URL and token. */
+export function caseCredentials(caseIds: string[], baseUrl: string, accessToken: string): CredentialSeed[] {
+	return caseIds.map((caseId) => ({ ...caseCredential(caseId), type: 'travelPricingApi', data: { baseUrl, accessToken } }));
+}
+
+/** Hotel Info's and Event Impact's version as the editor adds them today: Simplify on (docs/nodes). */
+const DEFAULT_VERSION = 1.1;
+
+const packageCredential = (caseId: string) => ({ travelPricingApi: caseCredential(caseId) });
 const headerAuth = { httpHeaderAuth: HEADER_AUTH_CREDENTIAL };
 
 /** HTTP Request node, POST with a JSON body, authenticated by the Header Auth credential. */
@@ -114,7 +132,7 @@ export interface PackageWorkflows {
 /** 1. Hotel Info, one item per hotel code (input items { code }). */
 export function hotelInfoWorkflows(baseUrl: string): PackageWorkflows {
 	const hotelInfo = (options: Record<string, unknown>): Node =>
-		node('Hotel Info', `${PACKAGE}.travelPricingHotelInfo`, 1, { hotelCode: '={{ $json.code }}', options }, { credentials: packageCredential });
+		node('Hotel Info', `${PACKAGE}.travelPricingHotelInfo`, DEFAULT_VERSION, { hotelCode: '={{ $json.code }}', options }, { credentials: packageCredential('1a') });
 	return {
 		node: callWorkflow('benchHotelInfoNd', 'Bench: Hotel Info node', hotelInfo({})),
 		before: callWorkflow('benchHotelInfoFx', 'Bench: Hotel Info node, Fixed 10', hotelInfo(BEFORE_ADAPTIVE)),
@@ -129,7 +147,7 @@ export function hotelInfoWorkflows(baseUrl: string): PackageWorkflows {
 /** 1. Event Impact, one query per input item (input items { city }), the node's default limit of 50. */
 export function eventQueryWorkflows(baseUrl: string): PackageWorkflows {
 	const eventImpact = (options: Record<string, unknown>): Node =>
-		node('Event Impact', `${PACKAGE}.travelPricingEventImpact`, 1, { filters: { city: '={{ $json.city }}' }, options }, { credentials: packageCredential });
+		node('Event Impact', `${PACKAGE}.travelPricingEventImpact`, DEFAULT_VERSION, { filters: { city: '={{ $json.city }}' }, options }, { credentials: packageCredential('1b') });
 	return {
 		node: callWorkflow('benchEventQryNod', 'Bench: Event Impact node, one query per item', eventImpact({})),
 		before: callWorkflow('benchEventQryFix', 'Bench: Event Impact node, one query per item, Fixed 10', eventImpact(BEFORE_ADAPTIVE)),
@@ -152,7 +170,7 @@ export function allEventsWorkflows(baseUrl: string): PackageWorkflows & { splitO
 		node('Start', 'n8n-nodes-base.webhook', 2.1, { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} }, { webhookId: path }),
 	];
 	const eventImpact = (options: Record<string, unknown>): Node =>
-		node('Event Impact', `${PACKAGE}.travelPricingEventImpact`, 1, { filters: {}, returnAll: true, options: { pageSize: EVENT_PAGE_SIZE, ...options } }, { credentials: packageCredential });
+		node('Event Impact', `${PACKAGE}.travelPricingEventImpact`, DEFAULT_VERSION, { filters: {}, returnAll: true, options: { pageSize: EVENT_PAGE_SIZE, ...options } }, { credentials: packageCredential('2') });
 	const pages = httpPost('HTTP Request', `${baseUrl}/eventimpact/`, '={}', { eventsImpactPerPage: String(EVENT_PAGE_SIZE) }, {
 		pagination: {
 			pagination: {
@@ -197,7 +215,7 @@ export function demandWorkflow(demandId: number): BenchWorkflow {
 			assignments: { assignments: [{ id: 'before-at', name: 'at', value: '={{ Date.now() }}', type: 'number' }] },
 			options: {},
 		}),
-		node('Hotel Demand', `${PACKAGE}.travelPricingHotelDemand`, 1, { demandId: String(demandId), output: 'hotelDays', options: {} }, { credentials: packageCredential }),
+		node('Hotel Demand', `${PACKAGE}.travelPricingHotelDemand`, 1, { demandId: String(demandId), output: 'hotelDays', options: {} }, { credentials: packageCredential('4') }),
 		node(
 			'After',
 			'n8n-nodes-base.set',

@@ -39,8 +39,8 @@ export async function allEvents(env: BenchEnvironment, pair: ReturnType<typeof a
 	return {
 		id: '2',
 		title: `Event Impact, Return All over ${total.toLocaleString('en-US')} events`,
-		setup: `${total.toLocaleString('en-US')} events, ${EVENT_PAGE_SIZE} per page (${pages} pages), sandbox latency ${ALL_EVENTS_LATENCY_MS} ms per request, started by a Webhook call. Lower bound at ${BOUND_CONCURRENCY} requests in flight (the node before Adaptive): pages ÷ ${BOUND_CONCURRENCY} × latency = ${pages} ÷ ${BOUND_CONCURRENCY} × ${ALL_EVENTS_LATENCY_MS} ms = ${lowerBound} ms; Adaptive starts at fewer and may grow beyond ${BOUND_CONCURRENCY}, up to Concurrency (${DEFAULT_CONCURRENCY}).`,
-		packageSide: `Event Impact node, Return All, Page Size ${EVENT_PAGE_SIZE}, other options default (Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
+		setup: `${total.toLocaleString('en-US')} events, ${EVENT_PAGE_SIZE} per page (${pages} pages), sandbox latency ${ALL_EVENTS_LATENCY_MS} ms per request, started by a Webhook call. Lower bound at ${BOUND_CONCURRENCY} requests in flight (the node before Adaptive): pages ÷ ${BOUND_CONCURRENCY} × latency = ${pages} ÷ ${BOUND_CONCURRENCY} × ${ALL_EVENTS_LATENCY_MS} ms = ${lowerBound} ms; Adaptive may go beyond ${BOUND_CONCURRENCY}, up to Concurrency (${DEFAULT_CONCURRENCY}); its first execution with the benchmark's credential (the warm-up round) starts at 4, each later one where the one before left off.`,
+		packageSide: `Event Impact node as the editor adds it (version 1.1, Simplify on), Return All, Page Size ${EVENT_PAGE_SIZE}, other options default (Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
 		builtInSide: `HTTP Request node, POST /eventimpact/?eventsImpactPerPage=${EVENT_PAGE_SIZE}, Pagination "Update a Parameter in Each Request" (pageNumber = {{ $pageCount + 1 }}), complete when pageInfo.currentPage ≥ totalPages; then Split Out on \`events\` (the HTTP Request node puts out one item per page)`,
 		rows: [
 			row('Events put out', '', medianOf(node, (round) => round.items), medianOf(http, (round) => round.items)),

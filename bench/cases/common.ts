@@ -1,6 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ADAPTIVE_START } from '../../nodes/shared/concurrency';
-import { DEFAULT_CONCURRENCY } from '../../nodes/shared/options';
 import type { EndpointKey } from '../../test/sandbox';
 import type { BenchEnvironment } from '../environment';
 import { callWorkflow, executionRunData, latestExecution, median, progress } from '../measure';
@@ -10,26 +8,12 @@ import { BEFORE_ADAPTIVE, type BenchWorkflow } from '../workflows';
 /** The rows of benchmarks 1 and 2 that compare the node with its defaults against the same node before Adaptive. */
 export const BEFORE = `Before Adaptive (second column: the same node, Concurrency Mode Fixed, Concurrency ${BEFORE_ADAPTIVE.concurrency})`;
 
-/**
- * The waves Adaptive sends `requests` in while every answer is good: it starts at ADAPTIVE_START
- * and each answer adds one, so each wave is twice the last, up to the ceiling.
- */
-export function adaptiveWaves(requests: number, ceiling = DEFAULT_CONCURRENCY): number[] {
-	const waves: number[] = [];
-	for (let sent = 0, size = Math.min(ADAPTIVE_START, ceiling); sent < requests; size = Math.min(size * 2, ceiling)) {
-		waves.push(Math.min(size, requests - sent));
-		sent += size;
-	}
-	return waves;
-}
-
-/** What bounds a node with its defaults that was slower than before Adaptive: its waves, and every round of both. */
+/** What bounds a node with its defaults that was slower than before Adaptive: the requests each had in flight, and every round of both. */
 export function slowerThanBeforeNote(requests: number, adaptive: WorkflowRound[], before: WorkflowRound[]): string {
-	const waves = adaptiveWaves(requests);
-	const fixedWaves = Math.ceil(requests / BEFORE_ADAPTIVE.concurrency);
 	const walls = (rounds: WorkflowRound[]): string => rounds.map((round) => Math.round(round.wallMs).toLocaleString('en-US')).join(', ');
+	const inFlight = (rounds: WorkflowRound[]): string => rounds.map((round) => round.maxInFlight).join(', ');
 	const mean = (rounds: WorkflowRound[]): number => Math.round(rounds.reduce((sum, round) => sum + round.wallMs, 0) / rounds.length);
-	return `No slower than before missed: Adaptive starts with ${ADAPTIVE_START} requests in flight, so its ${requests} requests go out in ${waves.length} waves (${waves.join(', ')}) where Fixed ${BEFORE_ADAPTIVE.concurrency} sends ${fixedWaves}${waves.length > fixedWaves ? `: ${waves.length - fixedWaves} more wave${waves.length - fixedWaves === 1 ? '' : 's'} of the service's latency` : ''}. Wall time in each round: ${walls(adaptive)} ms against ${walls(before)} ms (means ${mean(adaptive).toLocaleString('en-US')} and ${mean(before).toLocaleString('en-US')} ms).`;
+	return `No slower than before missed: of its ${requests} requests, Adaptive had at most ${inFlight(adaptive)} in flight in its rounds, against ${inFlight(before)} for Fixed ${BEFORE_ADAPTIVE.concurrency}. Wall time in each round: ${walls(adaptive)} ms against ${walls(before)} ms (means ${mean(adaptive).toLocaleString('en-US')} and ${mean(before).toLocaleString('en-US')} ms).`;
 }
 
 /** One run of a call-started workflow: what the user saw and what the service saw. */
@@ -42,6 +26,8 @@ export interface WorkflowRound {
 	items: number;
 	requests: number;
 	answered429: number;
+	/** The most requests the sandbox was serving at once during the run. */
+	maxInFlight: number;
 	error?: string;
 }
 
@@ -58,6 +44,7 @@ export async function runOnce(
 	timedNodes: string[] = [workflow.measuredNode],
 ): Promise<WorkflowRound> {
 	env.sandbox.clearRequests();
+	env.sandbox.resetStats();
 	const call = await callWorkflow(env.n8n, workflow.path, body);
 	// Requests a failed node left in flight still reach the sandbox's log a moment later.
 	await sleep(call.status === 200 ? 50 : 500);
@@ -74,6 +61,7 @@ export async function runOnce(
 		items: timed.length === timedNodes.length ? timed[timed.length - 1].items : 0,
 		requests: requests.length,
 		answered429: requests.filter((request) => request.status === 429).length,
+		maxInFlight: env.sandbox.stats().maxInFlight,
 		...(failedNode?.error ? { error: failedNode.error } : call.status !== 200 ? { error: `answered ${call.status}: ${JSON.stringify(call.body).slice(0, 200)}` } : {}),
 	};
 }
