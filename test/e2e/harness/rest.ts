@@ -4,6 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { N8nRuntime } from './runtime';
 import { outputOf, type WorkflowRun } from './workflowRun';
 
+/** n8n-workflow's ExecutionStatusList: every status an execution can have. */
+const EXECUTION_STATUSES = ['canceled', 'crashed', 'error', 'new', 'running', 'success', 'unknown', 'waiting'];
+
 export interface Owner {
 	email: string;
 	password: string;
@@ -163,13 +166,17 @@ export class N8nRestClient {
 		return response.body.data.count;
 	}
 
-	/**
-	 * The ids of every stored execution of a workflow, highest first (the API gives 100 a page).
-	 * Every page, the first too, is a range of ids: without one n8n orders the first page by start
-	 * time, and executions that ran at once started out of id order, so paging on from that page's
-	 * last id skipped some (3 of 503 on n8n 1.123).
-	 */
+	/** The ids of every stored execution of a workflow, highest first (the API gives 100 a page). */
 	async executionIds(workflowId: string): Promise<string[]> {
+		return this.n8nRuntime.executionCursor ? this.executionIdsByStartTime(workflowId) : this.executionIdsByIdRange(workflowId);
+	}
+
+	/**
+	 * Up to n8n 2.40, every page, the first too, is asked for as a range of ids: without one n8n
+	 * orders the first page by start time, and executions that ran at once started out of id order,
+	 * so paging on from that page's last id skipped some (3 of 503 on n8n 1.123).
+	 */
+	private async executionIdsByIdRange(workflowId: string): Promise<string[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 		const ids: string[] = [];
 		for (;;) {
@@ -184,6 +191,64 @@ export class N8nRestClient {
 			if (page.length === 0) return ids;
 			ids.push(...page);
 		}
+	}
+
+	/**
+	 * From n8n 2.41 on, pages come only by the cursor n8n hands out: each page is ordered by start
+	 * time, and the next one holds the latest-started executions of lower id than the page's last,
+	 * so executions that started out of id order across a page's edge are skipped, as with the first
+	 * page before. A window of start times is therefore read by its cursor only while that finds as
+	 * many executions as n8n counts in it; else it is split in two at the middle start time found,
+	 * down to one millisecond, within which n8n orders by id and the cursor misses none. Executions
+	 * not started yet are not listed.
+	 */
+	private async executionIdsByStartTime(workflowId: string): Promise<string[]> {
+		const ids = new Set<string>();
+		const read = async (from: number, to: number): Promise<void> => {
+			const window = await this.executionsStartedBetween(workflowId, from, to);
+			if (window.executions.length >= window.count) {
+				for (const execution of window.executions) ids.add(execution.id);
+				return;
+			}
+			if (from === to) {
+				throw new Error(`/rest/executions gave ${window.executions.length} of the ${window.count} executions that started at ${new Date(from).toISOString()}`);
+			}
+			const starts = window.executions.map((execution) => execution.startedAt).sort((a, b) => a - b);
+			const middle = Math.min(starts[Math.floor(starts.length / 2)] ?? Math.floor((from + to) / 2), to - 1);
+			await read(from, middle);
+			await read(middle + 1, to);
+		};
+		// n8n runs on this machine: nothing it stores started after now.
+		await read(0, Date.now());
+		return [...ids].sort((a, b) => Number(b) - Number(a));
+	}
+
+	/**
+	 * The executions of a workflow that started from `from` to `to` (ms, both included), as n8n's
+	 * cursor pages give them, and n8n's count of them.
+	 */
+	private async executionsStartedBetween(
+		workflowId: string,
+		from: number,
+		to: number,
+	): Promise<{ executions: Array<{ id: string; startedAt: number }>; count: number }> {
+		// Every status, named: without a status n8n lists running executions on the first page only
+		// and leaves them out of the count.
+		const filter = encodeURIComponent(
+			JSON.stringify({ workflowId, status: EXECUTION_STATUSES, startedAfter: new Date(from).toISOString(), startedBefore: new Date(to).toISOString() }),
+		);
+		const executions = new Map<string, number>();
+		let count = 0;
+		let cursor: string | null = null;
+		do {
+			const response: RestResponse<{ data: { results: Array<{ id: string; startedAt: string }>; count: number; nextCursor: string | null } }> =
+				await this.request('GET', `/rest/executions?filter=${filter}&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+			if (response.status !== 200) throw new Error(`/rest/executions answered ${response.status}: ${response.text}`);
+			for (const execution of response.body.data.results) executions.set(execution.id, Date.parse(execution.startedAt));
+			count = response.body.data.count;
+			cursor = response.body.data.nextCursor;
+		} while (cursor && executions.size < count);
+		return { executions: [...executions].map(([id, startedAt]) => ({ id, startedAt })), count };
 	}
 
 	/**

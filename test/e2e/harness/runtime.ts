@@ -44,6 +44,11 @@ export interface N8nRuntime {
 	 * that an offline machine's log holds no errors that are not about the package under test.
 	 */
 	onlineOnlyModules: string[];
+	/**
+	 * Whether /rest/executions pages by the cursor it hands out (n8n 2.41 on), which orders every
+	 * page by start time and refuses the id range (`firstId`, `lastId`) older versions page by.
+	 */
+	executionCursor: boolean;
 }
 
 const ONLINE_ONLY_MODULES = ['mcp-registry'];
@@ -119,6 +124,7 @@ async function installN8n(version: string, progress: Progress): Promise<N8nRunti
 		nodeVersion: node.version,
 		webhookUrlVariable: configIndex.includes('N8N_WEBHOOK_URL') ? 'N8N_WEBHOOK_URL' : 'WEBHOOK_URL',
 		onlineOnlyModules: ONLINE_ONLY_MODULES.filter((name) => fs.existsSync(path.join(n8nDist, 'modules', name))),
+		executionCursor: fs.existsSync(path.join(n8nDist, 'executions', 'execution-cursor.js')),
 	};
 }
 
