@@ -242,7 +242,7 @@ describe.each(e2eVersions())('the nodes as tools of n8n %s\'s AI Agent', (versio
 		expect(answer).toContain(String(hotel?.hotelname));
 	});
 
-	test('a value the node refuses is an error naming the field, and nothing is sent (n8n 2.40 gives it back to the model; 2.8 and 1.123 end the run with it)', async () => {
+	test('a value the node refuses is an error naming the field, and nothing is sent (n8n 2.40 and 2.41 give it back to the model; 2.8 and 1.123 end the run with it)', async () => {
 		const refusal = 'Invalid Hotel Code "abc" in item 0: must be a whole number of 1 or more';
 		model.script([{ name: toolName('Hotel Info'), arguments: { hotelCode: 'abc' } }]);
 		env.sandbox.clearRequests();

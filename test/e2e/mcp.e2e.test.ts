@@ -115,7 +115,7 @@ function exampleAt(id: string, triggerVersion: number, triggerPath?: string): Wo
 	return { ...example, id, name: `${example.name} v${triggerVersion}`, nodes };
 }
 
-/** The newest MCP Server Trigger version this n8n offers (2 in n8n 2.8, 2.1 in 2.40). */
+/** The newest MCP Server Trigger version this n8n offers (2 in n8n 2.8, 2.1 in 2.40 and 2.41). */
 async function newestTriggerVersion(env: E2eEnvironment): Promise<number> {
 	const type = (await env.n8n.nodeTypes()).find((candidate) => candidate.name === '@n8n/n8n-nodes-langchain.mcpTrigger');
 	if (!type) throw new Error('This n8n has no MCP Server Trigger');
@@ -133,7 +133,7 @@ describe.each(e2eVersions())('the MCP example in n8n %s, with the official MCP c
 	beforeAll(async () => {
 		data = await operationData();
 		// The trigger's newest version is known once n8n runs: the example (saved with v2, which
-		// both n8n 2.8 and 2.40 offer) is then imported as the editor would upgrade it, and published.
+		// n8n 2.8, 2.40 and 2.41 all offer) is then imported as the editor would upgrade it, and published.
 		env = await startE2e({ version, credentials: [mcpBearerCredential(TOKEN)] });
 		newest = await newestTriggerVersion(env);
 		const workflows = [exampleAt(EXAMPLE_ID, newest), exampleAt(V1_ID, 1, 'travel-pricing-tools-v1'), hotelLookupWorkflow()];
@@ -287,7 +287,7 @@ describe.each(e2eVersions())('the MCP example in n8n %s, with the official MCP c
 	});
 	describe("n8n's instance-level MCP server (/mcp-server/http)", () => {
 		let client: Client;
-		/** n8n 2.40's execute_workflow starts the run and answers its id; 2.8's waits and answers the result. */
+		/** n8n 2.40's and 2.41's execute_workflow starts the run and answers its id; 2.8's waits and answers the result. */
 		let startsOnly: boolean;
 
 		beforeAll(async () => {

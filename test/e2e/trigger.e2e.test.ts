@@ -63,7 +63,7 @@ describe.each(e2eVersions())('Rate Record Trigger in n8n %s', (version) => {
 
 	describe('throughput', () => {
 		/**
-		 * At n8n's defaults: n8n 2.40's `vm` expression engine (pool size 1) takes about 12
+		 * At n8n's defaults: the `vm` expression engine of n8n 2.40 and 2.41 (pool size 1) takes about 12
 		 * single-record deliveries a second on 2 cores, so 2,000 took some 6 minutes. The trigger
 		 * answers once the execution exists, so a sender waits its turn: behind 19 others on a
 		 * loaded machine that is more than the sandbox's default 10 s, and a slow answer would count

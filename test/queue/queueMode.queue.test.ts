@@ -297,7 +297,7 @@ describe('n8n in queue mode: main, two workers, a webhook process', () => {
 				const sent = await sending;
 				const executions = (await settled()).filter((execution) => !before.has(execution.id));
 				// No record is stored twice. A record can be stored nowhere only where the dead worker
-				// was running its execution: n8n 2.40 fails that job once its lock expires (Bull's
+				// was running its execution: n8n 2.40 and 2.41 fail that job once its lock expires (Bull's
 				// maxStalledCount is fixed at 0), and the process that queued it (here the webhook
 				// process) then saves an empty failed run over the execution (WorkflowRunner's
 				// processError: runData {}, no start data), so each such execution loses its records.
@@ -305,7 +305,7 @@ describe('n8n in queue mode: main, two workers, a webhook process', () => {
 				expect(sent.filter((id) => (stored.get(id) ?? 0) > 1)).toEqual([]);
 				const notStored = sent.filter((id) => !stored.has(id));
 
-				// n8n 2.40 does not hand a dead worker's job to another worker (its queue allows no
+				// n8n 2.40 and 2.41 do not hand a dead worker's job to another worker (their queue allows no
 				// stalled job to run again): the execution is marked failed once its lock expires, and
 				// never reached the sink.
 				// Which worker ran an execution is read from the workers' logs; a worker killed with

@@ -38,7 +38,7 @@ async function deliver(
 
 describe('the node is a webhook trigger n8n can register', () => {
 	it('declares one POST webhook answered on receipt at the path rate-records, with the body the node returns', () => {
-		// n8n (2.8 to 2.40) answers with a truthy responseData as it is, and a missing one means the
+		// n8n (2.8 to 2.41) answers with a truthy responseData as it is, and a missing one means the
 		// literal "firstEntryJson"; only a falsy one lets the node's webhookResponse through.
 		expect(trigger.description.webhooks).toEqual([
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'rate-records' },

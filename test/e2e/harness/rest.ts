@@ -114,7 +114,7 @@ export class N8nRestClient {
 		if (workflow.status !== 200) throw new Error(`Workflow ${workflowId}: ${workflow.status} ${workflow.text.slice(0, 300)}`);
 		const response = await this.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId: workflow.body.data.versionId });
 		if (response.status !== 200) throw new Error(`Activating ${workflowId} answered ${response.status}: ${response.text.slice(0, 500)}`);
-		// n8n 2.40 answers before its publication queue has registered the workflow's webhooks.
+		// n8n 2.40 and 2.41 answer before their publication queue has registered the workflow's webhooks.
 		this.published.add(workflowId);
 		await this.waitForPublished();
 	}

@@ -14,7 +14,7 @@ import { runChecked, tail } from './processes';
  */
 export const LTS_1X_N8N = '1.123.81';
 export const OLDEST_N8N = '2.8.4';
-export const NEWEST_N8N = '2.40.7';
+export const NEWEST_N8N = '2.41.1';
 export const PROVEN_N8N_VERSIONS = [LTS_1X_N8N, OLDEST_N8N, NEWEST_N8N];
 
 /** Whether a version is of n8n's 1.x line, which differs from 2.x in the ways the harness adapts to. */
@@ -130,7 +130,7 @@ async function installN8n(version: string, progress: Progress): Promise<N8nRunti
 
 /**
  * The native modules n8n needs: sqlite3 (its default database) and, where n8n has it, isolated-vm
- * (its `vm` expression engine, the default in 1.123 and 2.40). isolated-vm's rebuild takes its
+ * (its `vm` expression engine, the default in 1.123, 2.40 and 2.41). isolated-vm's rebuild takes its
  * prebuilt binary, which exists for Node 22 and 24 only: on Node 20 it would compile and fail.
  */
 function nativeModules(n8nDir: string): string[] {

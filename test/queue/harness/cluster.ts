@@ -28,7 +28,7 @@ import { POSTGRES_DATABASE, startPostgres, startRedis, type ServiceProcess } fro
  */
 
 /**
- * N8N_EXPRESSION_ENGINE_POOL_SIZE recommended for n8n 2.40's `vm` expression engine (default 1),
+ * N8N_EXPRESSION_ENGINE_POOL_SIZE recommended for the `vm` expression engine of n8n 2.40 and 2.41 (default 1),
  * from the measurements in docs/scaling.md.
  */
 export const RECOMMENDED_POOL_SIZE = 2;
