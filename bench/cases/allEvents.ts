@@ -58,7 +58,7 @@ export async function allEvents(env: BenchEnvironment, pair: ReturnType<typeof a
 			row(`${BEFORE}: wall time`, 'ms', wall(node), wall(before), 'no slower than before', wall(node) <= wall(before)),
 			row(`${BEFORE}: the node's own time`, 'ms', own(node), own(before)),
 		],
-		notes: wall(node) > wall(before) ? [slowerThanBeforeNote(pages, node, before)] : [],
+		notes: wall(node) > wall(before) ? [slowerThanBeforeNote(pages, node, before, { ms: ALL_EVENTS_LATENCY_MS })] : [],
 		...(failures.length > 0 ? { failure: failures.join('; ') } : {}),
 		rounds: { package: node, builtIn: http, before },
 	};

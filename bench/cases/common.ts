@@ -8,12 +8,30 @@ import { BEFORE_ADAPTIVE, type BenchWorkflow } from '../workflows';
 /** The rows of benchmarks 1 and 2 that compare the node with its defaults against the same node before Adaptive. */
 export const BEFORE = `Before Adaptive (second column: the same node, Concurrency Mode Fixed, Concurrency ${BEFORE_ADAPTIVE.concurrency})`;
 
-/** What bounds a node with its defaults that was slower than before Adaptive: the requests each had in flight, and every round of both. */
-export function slowerThanBeforeNote(requests: number, adaptive: WorkflowRound[], before: WorkflowRound[]): string {
+/**
+ * What bounds a node with its defaults that was slower than before Adaptive, from the run's own
+ * rounds: the wall time of each round and their spread, the requests each side had in flight (and
+ * the HTTP Request node's, when it sends every request at once), and the most Adaptive could save
+ * against Fixed: one service latency for each wave of Fixed that Adaptive did not need.
+ */
+export function slowerThanBeforeNote(
+	requests: number,
+	adaptive: WorkflowRound[],
+	before: WorkflowRound[],
+	latency: { ms: number; allAtOnce?: WorkflowRound[] },
+): string {
 	const walls = (rounds: WorkflowRound[]): string => rounds.map((round) => Math.round(round.wallMs).toLocaleString('en-US')).join(', ');
 	const inFlight = (rounds: WorkflowRound[]): string => rounds.map((round) => round.maxInFlight).join(', ');
 	const mean = (rounds: WorkflowRound[]): number => Math.round(rounds.reduce((sum, round) => sum + round.wallMs, 0) / rounds.length);
-	return `No slower than before missed: of its ${requests} requests, Adaptive had at most ${inFlight(adaptive)} in flight in its rounds, against ${inFlight(before)} for Fixed ${BEFORE_ADAPTIVE.concurrency}. Wall time in each round: ${walls(adaptive)} ms against ${walls(before)} ms (means ${mean(adaptive).toLocaleString('en-US')} and ${mean(before).toLocaleString('en-US')} ms).`;
+	const spread = (rounds: WorkflowRound[]): number => Math.round(Math.max(...rounds.map((round) => round.wallMs)) - Math.min(...rounds.map((round) => round.wallMs)));
+	const medianGap = Math.round(median(adaptive.map((round) => round.wallMs)) - median(before.map((round) => round.wallMs)));
+	const fixedWaves = Math.ceil(requests / BEFORE_ADAPTIVE.concurrency);
+	const saving = (fixedWaves - 1) * latency.ms;
+	return [
+		`No slower than before missed: the medians differ by ${medianGap} ms, the means by ${mean(adaptive) - mean(before)} ms (${mean(adaptive).toLocaleString('en-US')} and ${mean(before).toLocaleString('en-US')} ms); each round: ${walls(adaptive)} ms (spread ${spread(adaptive)} ms) against ${walls(before)} ms (spread ${spread(before)} ms).`,
+		`Of its ${requests} requests, Adaptive had at most ${inFlight(adaptive)} in flight in its rounds, Fixed ${BEFORE_ADAPTIVE.concurrency} ${inFlight(before)}${latency.allAtOnce ? `, and the HTTP Request node, which sends every item's request at once, ${inFlight(latency.allAtOnce)}` : ''}.`,
+		`The most Adaptive can save against Fixed ${BEFORE_ADAPTIVE.concurrency} is the service's latency for each of Fixed's waves after the first: ${fixedWaves} waves of ${latency.ms} ms, so ${saving} ms${saving < spread(adaptive) ? `, less than the spread of Adaptive's own rounds` : ''}; the rest of the time is n8n's and the node's work on the items, the same on both sides.`,
+	].join(' ');
 }
 
 /** One run of a call-started workflow: what the user saw and what the service saw. */

@@ -161,7 +161,7 @@ export async function perItemRequests(env: BenchEnvironment, spec: PerItemCase, 
 						`Wall time missed: the node had at most ${free.map((round) => round.maxInFlight).join(', ')} requests in flight in its rounds, the HTTP Request node ${freeHttp.map((round) => round.maxInFlight).join(', ')}.${spec.slowerBecause ? ` ${spec.slowerBecause}` : ''}`,
 					]
 				: []),
-			...(spec.noSlowerThanBefore && wall(free) > wall(freeBefore) ? [slowerThanBeforeNote(packageRequests, free, freeBefore)] : []),
+			...(spec.noSlowerThanBefore && wall(free) > wall(freeBefore) ? [slowerThanBeforeNote(packageRequests, free, freeBefore, { ms: PER_ITEM_LATENCY_MS, allAtOnce: freeHttp })] : []),
 			...(limited.some((round) => round.error?.includes('sleepWithAbort'))
 				? [
 						'Rate limit missed: on its first 429 the node waits with `sleepWithAbort` from n8n-workflow before retrying; n8n-workflow 2.40 (in n8n 2.40.7) no longer exports it, so the wait throws "sleepWithAbort is not a function" and the node fails (nodes/shared/transport.ts).',

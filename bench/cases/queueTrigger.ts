@@ -119,7 +119,7 @@ export async function queueTrigger(version: string, records: number, token: stri
 	return {
 		id: '6',
 		title: 'Rate Record Trigger in queue mode against one process, by expression engine pool size',
-		setup: `The sandbox delivers ${records.toLocaleString('en-US')} rate records, one per delivery, from ${SENDERS} concurrent senders (each waiting up to ${SENDER_TIMEOUT_SECONDS} s for an answer), to the trigger's production URL (after a warm-up of ${WARM_UP}). Time: from the first delivery until every execution has succeeded (counted through the main's REST API). For each N8N_EXPRESSION_ENGINE_POOL_SIZE (1 is n8n 2.40's default), a fresh single n8n (SQLite), then a fresh queue-mode deployment (Postgres, Redis, main, webhook process, 2 workers; then one worker stopped). One round each.`,
+		setup: `The sandbox delivers ${records.toLocaleString('en-US')} rate records, one per delivery, from ${SENDERS} concurrent senders (each waiting up to ${SENDER_TIMEOUT_SECONDS} s for an answer), to the trigger's production URL (after a warm-up of ${WARM_UP}). Time: from the first delivery until every execution has succeeded (counted through the main's REST API). For each N8N_EXPRESSION_ENGINE_POOL_SIZE (1 is the default of n8n 2.40 and 2.41), a fresh single n8n (SQLite), then a fresh queue-mode deployment (Postgres, Redis, main, webhook process, 2 workers; then one worker stopped). One round each.`,
 		packageSide: 'the webhook process takes the deliveries, the workers run the executions (records per second)',
 		builtInSide: 'one n8n process, the same workflow and deliveries (records per second)',
 		columns: { package: 'Queue mode', builtIn: 'One process' },
