@@ -195,10 +195,6 @@ export class LearntLimits {
 		const window = limit.atCeiling && earlier?.doubling ? Math.max(earlier.window, learnt.window) : learnt.window;
 		this.byService.set(service, { window, doubling: learnt.doubling, at: now });
 	}
-
-	forget(): void {
-		this.byService.clear();
-	}
 }
 
 /** This process's memory, shared by every node of the package. */
