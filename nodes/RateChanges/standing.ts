@@ -164,6 +164,97 @@ function firstOf(items: readonly ObservedItem[]): Observation {
 	return items[0].observation;
 }
 
+/** What Compare With My Hotel found for one stay-night: its output item and change rows are built from it. */
+export interface CompareStanding {
+	/** The first incoming record of the stay-night. */
+	first: Observation;
+	position: Position;
+	previousRank: number | null;
+	rankChanged: boolean;
+	undercut: boolean;
+	myName: string;
+}
+
+type CompareRule = Pick<CompareSettings, 'myHotelCode' | 'sameWebsite' | 'rateField'>;
+
+/** The changes-table rows of a stay-night: its undercut, when `alertUndercut`, and its rank change. */
+export function compareChangeRows(rule: CompareRule, standing: CompareStanding, alertUndercut: boolean): IDataObject[] {
+	const { first, position, previousRank, rankChanged, myName } = standing;
+	const base = {
+		shopId: first.shopId,
+		hotelCode: rule.myHotelCode,
+		hotelName: myName,
+		websiteCode: rule.sameWebsite ? first.websiteCode : null,
+		checkIn: first.checkIn,
+		los: first.los,
+		guests: first.guests,
+		roomType: '',
+		currency: position.currency,
+		rateField: rule.rateField,
+		rate: position.myRate,
+		dtCollected: first.dtCollected,
+	};
+	const competitor = position.cheapestCompetitor;
+	return [
+		...(alertUndercut && competitor
+			? [{ ...base, changeType: 'undercut', comparedWith: `hotel ${competitor.hotelCode} ${competitor.hotelName}`.trim(), comparedRate: competitor.rate, change: position.gap, changePercent: position.gapPercent }]
+			: []),
+		...(rankChanged
+			? [{ ...base, changeType: 'rankChanged', comparedWith: `rank ${previousRank ?? '-'} → ${position.rank ?? '-'} of ${position.rankedHotels}` }]
+			: []),
+	];
+}
+
+/** Compare With My Hotel's output item for a stay-night. */
+export function compareItem(rule: CompareRule, standing: CompareStanding): IDataObject {
+	const { first, position, previousRank, rankChanged, undercut, myName } = standing;
+	const { competitors, ...summary } = position;
+	return {
+		...summary,
+		myHotelName: myName,
+		checkIn: first.checkIn,
+		los: first.los,
+		guests: first.guests,
+		websiteCode: rule.sameWebsite ? first.websiteCode : null,
+		previousRank,
+		rankChanged,
+		undercut,
+		competitors: competitors as unknown as IDataObject[],
+	};
+}
+
+/** The changes-table rows of a stay's parity: one for each website that loses. */
+export function parityChangeRows(first: Observation, parity: Parity): IDataObject[] {
+	return parity.websites
+		.filter((website) => website.state === 'loss')
+		.map((website) => ({
+			shopId: first.shopId,
+			hotelCode: first.hotelCode,
+			hotelName: first.hotelName,
+			websiteCode: website.websiteCode,
+			checkIn: first.checkIn,
+			los: first.los,
+			guests: first.guests,
+			roomType: first.roomType,
+			currency: parity.currency,
+			rateField: 'totalRate',
+			changeType: 'parityLoss',
+			rate: website.total,
+			comparedWith: `website ${parity.referenceWebsite}`,
+			comparedRate: parity.referenceTotal,
+			change: website.difference,
+			changePercent: website.differencePercent,
+			severity: website.severity,
+			dtCollected: first.dtCollected,
+		}));
+}
+
+/** Check Parity's output item for a stay. */
+export function parityItem(first: Observation, parity: Parity, stateChanged: boolean, previousStates: string | null): IDataObject {
+	const { hotelCode, hotelName, checkIn, los, guests, roomType } = first;
+	return { hotelCode, hotelName, checkIn, los, guests, roomType, ...(parity as unknown as IDataObject), stateChanged, previousStates };
+}
+
 export async function compareWithMyHotel(
 	context: IExecuteFunctions,
 	limiter: RequestLimiter,
@@ -191,65 +282,25 @@ export async function compareWithMyHotel(
 			const previous = previousRanks.get(group.key);
 			const previousRank = previous === undefined || previous.state === '' ? null : Number(previous.state);
 			const myName = rows.find((row) => row.hotelCode === settings.myHotelCode)?.hotelName ?? '';
-			const first = await remember(tables, positionsId, 'rank', group.key, previous, position.rank === null ? '' : String(position.rank), newestCollected(group.items));
+			const claimed = await remember(tables, positionsId, 'rank', group.key, previous, position.rank === null ? '' : String(position.rank), newestCollected(group.items));
 			// Alerts come from the first execution of a shop to reach the stay-night (see remember).
-			const rankChanged = first && previous !== undefined && position.rank !== previousRank;
-			return { group, position, previousRank, rankChanged, myName, first, undercut: isUndercut(position, settings.undercut) };
+			const rankChanged = claimed && previous !== undefined && position.rank !== previousRank;
+			return { group, first: firstOf(group.items), position, previousRank, rankChanged, myName, claimed, undercut: isUndercut(position, settings.undercut) };
 		}),
 	);
-	const alerting = standings.filter(({ position, rankChanged, undercut, first }) => {
+	const alerting = standings.filter(({ position, rankChanged, undercut, claimed }) => {
 		if (position.position === 'notShopped') return false;
 		if (settings.alertOn === 'always') return true;
-		return settings.alertOn === 'undercut' ? first && undercut : rankChanged;
+		return settings.alertOn === 'undercut' ? claimed && undercut : rankChanged;
 	});
 	await tables.insertRows(
 		changesId,
-		alerting.flatMap(({ group, position, previousRank, rankChanged, myName, undercut, first }) => {
-			const { checkIn, los, guests, shopId, dtCollected } = firstOf(group.items);
-			const base = {
-				shopId,
-				hotelCode: settings.myHotelCode,
-				hotelName: myName,
-				websiteCode: settings.sameWebsite ? firstOf(group.items).websiteCode : null,
-				checkIn,
-				los,
-				guests,
-				roomType: '',
-				currency: position.currency,
-				rateField: settings.rateField,
-				rate: position.myRate,
-				dtCollected,
-			};
-			const competitor = position.cheapestCompetitor;
-			return [
-				...(first && undercut && competitor
-					? [{ ...base, changeType: 'undercut', comparedWith: `hotel ${competitor.hotelCode} ${competitor.hotelName}`.trim(), comparedRate: competitor.rate, change: position.gap, changePercent: position.gapPercent }]
-					: []),
-				...(rankChanged
-					? [{ ...base, changeType: 'rankChanged', comparedWith: `rank ${previousRank ?? '-'} → ${position.rank ?? '-'} of ${position.rankedHotels}` }]
-					: []),
-			];
-		}),
+		alerting.flatMap((standing) => compareChangeRows(settings, standing, standing.claimed && standing.undercut)),
 	);
-	return alerting.map(({ group, position, previousRank, rankChanged, undercut, myName }) => {
-		const { checkIn, los, guests, websiteCode } = firstOf(group.items);
-		const { competitors, ...summary } = position as Position;
-		return {
-			json: {
-				...summary,
-				myHotelName: myName,
-				checkIn,
-				los,
-				guests,
-				websiteCode: settings.sameWebsite ? websiteCode : null,
-				previousRank,
-				rankChanged,
-				undercut,
-				competitors: competitors as unknown as IDataObject[],
-			},
-			itemIndexes: group.items.map(({ itemIndex }) => itemIndex),
-		};
-	});
+	return alerting.map((standing) => ({
+		json: compareItem(settings, standing),
+		itemIndexes: standing.group.items.map(({ itemIndex }) => itemIndex),
+	}));
 }
 
 export async function checkParity(
@@ -284,37 +335,10 @@ export async function checkParity(
 	const alerting = results.filter(({ parity, stateChanged, first }) => (settings.alertOn === 'losses' ? first && parity.losses > 0 : stateChanged));
 	await tables.insertRows(
 		changesId,
-		alerting.flatMap(({ group, parity }) => {
-			const { hotelCode, hotelName, checkIn, los, guests, roomType, shopId, dtCollected } = firstOf(group.items);
-			return parity.websites
-				.filter((website) => website.state === 'loss')
-				.map((website) => ({
-					shopId,
-					hotelCode,
-					hotelName,
-					websiteCode: website.websiteCode,
-					checkIn,
-					los,
-					guests,
-					roomType,
-					currency: parity.currency,
-					rateField: 'totalRate',
-					changeType: 'parityLoss',
-					rate: website.total,
-					comparedWith: `website ${parity.referenceWebsite}`,
-					comparedRate: parity.referenceTotal,
-					change: website.difference,
-					changePercent: website.differencePercent,
-					severity: website.severity,
-					dtCollected,
-				}));
-		}),
+		alerting.flatMap(({ group, parity }) => parityChangeRows(firstOf(group.items), parity)),
 	);
-	return alerting.map(({ group, parity, stateChanged, previousStates: previous }) => {
-		const { hotelCode, hotelName, checkIn, los, guests, roomType } = firstOf(group.items);
-		return {
-			json: { hotelCode, hotelName, checkIn, los, guests, roomType, ...(parity as Parity as unknown as IDataObject), stateChanged, previousStates: previous },
-			itemIndexes: group.items.map(({ itemIndex }) => itemIndex),
-		};
-	});
+	return alerting.map(({ group, parity, stateChanged, previousStates: previous }) => ({
+		json: parityItem(firstOf(group.items), parity, stateChanged, previous),
+		itemIndexes: group.items.map(({ itemIndex }) => itemIndex),
+	}));
 }

@@ -3,14 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { parityOf, parityStates, type Reference, type Tolerance } from '../../nodes/RateChanges/parity';
 import { compSetPosition, isUndercut, type UndercutRule } from '../../nodes/RateChanges/position';
 import type { Observation, RateField } from '../../nodes/RateChanges/rateChanges';
+import { compareChangeRows, compareItem, parityChangeRows, parityItem } from '../../nodes/RateChanges/standing';
 
 /**
  * Compare With My Hotel and Check Parity (nodes/RateChanges/standing.ts) over rate records, with
  * maps in place of n8n's Data Tables: the rates table as Detect Changes keeps it (the latest
  * observation of each stay) and the positions table (what each stay-night or stay was last time).
  * The node reaches those tables through n8n's public API, which no in-process run has, so its pure
- * functions run here and the items and changes rows are built as standing.ts builds them, field
- * for field and in its order; the e2e suite runs the node itself against n8n.
+ * functions run here, the items and changes rows built by the same functions of standing.ts; the
+ * e2e suite runs the node itself against n8n.
  */
 
 export interface CompareRule {
@@ -73,44 +74,8 @@ export class StandingTables {
 			if (rule.alertOn === 'always') return true;
 			return rule.alertOn === 'undercut' ? undercut : rankChanged;
 		});
-		const changeRows = alerting.flatMap(({ first, position, previousRank, rankChanged, myName, undercut }): IDataObject[] => {
-			const base = {
-				shopId: first.shopId,
-				hotelCode: rule.myHotelCode,
-				hotelName: myName,
-				websiteCode: rule.sameWebsite ? first.websiteCode : null,
-				checkIn: first.checkIn,
-				los: first.los,
-				guests: first.guests,
-				roomType: '',
-				currency: position.currency,
-				rateField: rule.rateField,
-				rate: position.myRate,
-				dtCollected: first.dtCollected,
-			};
-			const competitor = position.cheapestCompetitor;
-			return [
-				...(undercut && competitor
-					? [{ ...base, changeType: 'undercut', comparedWith: `hotel ${competitor.hotelCode} ${competitor.hotelName}`.trim(), comparedRate: competitor.rate, change: position.gap, changePercent: position.gapPercent }]
-					: []),
-				...(rankChanged ? [{ ...base, changeType: 'rankChanged', comparedWith: `rank ${previousRank ?? '-'} → ${position.rank ?? '-'} of ${position.rankedHotels}` }] : []),
-			];
-		});
-		const items = alerting.map(({ first, position, previousRank, rankChanged, undercut, myName }) => {
-			const { competitors, ...summary } = position;
-			return {
-				...summary,
-				myHotelName: myName,
-				checkIn: first.checkIn,
-				los: first.los,
-				guests: first.guests,
-				websiteCode: rule.sameWebsite ? first.websiteCode : null,
-				previousRank,
-				rankChanged,
-				undercut,
-				competitors,
-			} as unknown as IDataObject;
-		});
+		const changeRows = alerting.flatMap((standing) => compareChangeRows(rule, standing, standing.undercut));
+		const items = alerting.map((standing) => compareItem(rule, standing));
 		return { items, changeRows };
 	}
 
@@ -137,36 +102,8 @@ export class StandingTables {
 			return { first, parity, stateChanged, previousStates: previous ?? null };
 		});
 		const alerting = results.filter(({ parity, stateChanged }) => (rule.alertOn === 'losses' ? parity.losses > 0 : stateChanged));
-		const changeRows = alerting.flatMap(({ first, parity }) =>
-			parity.websites
-				.filter((website) => website.state === 'loss')
-				.map(
-					(website): IDataObject => ({
-						shopId: first.shopId,
-						hotelCode: first.hotelCode,
-						hotelName: first.hotelName,
-						websiteCode: website.websiteCode,
-						checkIn: first.checkIn,
-						los: first.los,
-						guests: first.guests,
-						roomType: first.roomType,
-						currency: parity.currency,
-						rateField: 'totalRate',
-						changeType: 'parityLoss',
-						rate: website.total,
-						comparedWith: `website ${parity.referenceWebsite}`,
-						comparedRate: parity.referenceTotal,
-						change: website.difference,
-						changePercent: website.differencePercent,
-						severity: website.severity,
-						dtCollected: first.dtCollected,
-					}),
-				),
-		);
-		const items = alerting.map(({ first, parity, stateChanged, previousStates }) => {
-			const { hotelCode, hotelName, checkIn, los, guests, roomType } = first;
-			return { hotelCode, hotelName, checkIn, los, guests, roomType, ...parity, stateChanged, previousStates } as unknown as IDataObject;
-		});
+		const changeRows = alerting.flatMap(({ first, parity }) => parityChangeRows(first, parity));
+		const items = alerting.map(({ first, parity, stateChanged, previousStates }) => parityItem(first, parity, stateChanged, previousStates));
 		return { items, changeRows };
 	}
 }
