@@ -178,6 +178,9 @@ function sliceSizes(total: number, slice: number): number[] {
 
 const sum = (results: DeliveryRound[], pick: (round: DeliveryRound) => number): number => results.reduce((total, round) => total + pick(round), 0);
 
+/** A run's total over its slices, shared out over the rounds they made up. */
+const perRound = (results: DeliveryRound[], rounds: number, pick: (round: DeliveryRound) => number): number => sum(results, pick) / rounds;
+
 /** A run's rate over all its slices: its records (or executions) over its seconds. */
 const perSecond = (results: DeliveryRound[], pick: (round: DeliveryRound) => number): number => sum(results, pick) / sum(results, (round) => round.seconds);
 
@@ -212,7 +215,6 @@ export async function rateTrigger(env: BenchEnvironment, spec: TriggerCase, deli
 	const met = failure === undefined && ofWebhook !== null && ofWebhook >= spec.targetRatio;
 	const floorMet = failure === undefined && ofFloor !== null && ofFloor >= WEBHOOK_FLOOR_TARGET;
 	const unit = spec.per === 'executions' ? 'executions' : 'records';
-	const perRound = (results: DeliveryRound[], pick: (round: DeliveryRound) => number): number => sum(results, pick) / rounds;
 	const notes: string[] = [];
 	if (!floorMet) notes.push(`Target missed: ${spec.missedBecause}`);
 	else if (!met) {
@@ -238,8 +240,8 @@ export async function rateTrigger(env: BenchEnvironment, spec: TriggerCase, deli
 				floorMet,
 				true,
 			),
-			row('Time for all records', 's', perRound(trigger, (round) => round.seconds), perRound(webhook, (round) => round.seconds)),
-			row('Executions started', '', perRound(trigger, (round) => round.executions), perRound(webhook, (round) => round.executions)),
+			row('Time for all records', 's', perRound(trigger, rounds, (round) => round.seconds), perRound(webhook, rounds, (round) => round.seconds)),
+			row('Executions started', '', perRound(trigger, rounds, (round) => round.executions), perRound(webhook, rounds, (round) => round.executions)),
 		],
 		notes,
 		...(failure ? { failure } : {}),
@@ -285,14 +287,13 @@ export async function filteredRateTrigger(env: BenchEnvironment, spec: FilteredT
 	const met = failure === undefined && ofBound !== null && ofBound >= FLOOR_TARGET;
 	const percent = `${Math.round(FILTERED_SHARE * 100)} %`;
 	const formula = `1 / (${FILTERED_SHARE}/F + ${Math.round((1 - FILTERED_SHARE) * 10) / 10}/E)`;
-	const perRound = (results: DeliveryRound[], pick: (round: DeliveryRound) => number): number => sum(results, pick) / rounds;
 	const rows: Row[] = [
 		row('Records per second', '/s', filtered, recordsPerSecond(webhook), '', null, true),
 		row(`Records per second against n8n's floor (second column: the bound for ${percent} filtered out, ${formula})`, '/s', filtered, bound, `≥ ${FLOOR_TARGET}× the bound`, met, true),
 		row("F: the trigger with every record filtered out (n8n's per-request floor), deliveries per second", '/s', floor, null),
 		row('E: the trigger with no record filtered out, deliveries per second', '/s', whole, null),
-		row('Time for all records', 's', perRound(trigger, (round) => round.seconds), perRound(webhook, (round) => round.seconds)),
-		row('Executions started', '', perRound(trigger, (round) => round.executions), perRound(webhook, (round) => round.executions)),
+		row('Time for all records', 's', perRound(trigger, rounds, (round) => round.seconds), perRound(webhook, rounds, (round) => round.seconds)),
+		row('Executions started', '', perRound(trigger, rounds, (round) => round.executions), perRound(webhook, rounds, (round) => round.executions)),
 	];
 	return {
 		id: spec.id,
