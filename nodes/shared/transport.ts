@@ -1,35 +1,26 @@
 import {
 	NodeApiError,
-	NodeOperationError,
-	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
 	type IHttpRequestMethods,
-	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
 	type INode,
 	type IWebhookFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { httpAnswer, type RequestLimiter } from './concurrency';
+import type { RequestLimiter } from './concurrency';
 import {
 	ACCESS_TOKEN_CREDENTIAL,
 	ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME,
 	AIRPORTS_CREDENTIAL,
 	AIRPORTS_CREDENTIAL_DISPLAY_NAME,
 } from './credentialNames';
-import {
-	BROKEN_CONNECTION_CODES,
-	DEFAULT_RETRY_POLICY,
-	RETRYABLE_STATUSES,
-	RETRYABLE_STATUSES_IDEMPOTENT,
-	nextRetryDelay,
-	parseRetryAfter,
-	retriesNetworkFailure,
-	type RetryPolicy,
-} from './retry';
+import type { RetryPolicy } from './retry';
+import { joinUrl, send, SendError, type FullResponse } from './send';
+
+export { findNetworkCode, joinUrl } from './send';
 
 export type TravelPricingContext =
 	| IExecuteFunctions
@@ -61,20 +52,11 @@ export interface ApiRequestOptions extends RequestSettings {
 	resource?: string;
 }
 
-interface FullResponse {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
-}
-
 /** Spec part 5: the airports reference takes the API key; every other endpoint the access token. */
 export function credentialFor(endpoint: string): string {
 	return endpoint.startsWith(AIRPORTS_PATH) ? AIRPORTS_CREDENTIAL : ACCESS_TOKEN_CREDENTIAL;
 }
 
-export function joinUrl(baseUrl: string, endpoint: string): string {
-	return `${baseUrl.trim().replace(/\/+$/, '')}${endpoint.startsWith('/') ? '' : '/'}${endpoint}`;
-}
 
 /**
  * The one function that talks to the service: picks the credential by endpoint, retries
@@ -91,79 +73,35 @@ export async function apiRequest<T = unknown>(
 ): Promise<T> {
 	const credentialType = credentialFor(endpoint);
 	const credentials = await this.getCredentials<{ baseUrl: string }>(credentialType);
-	const request: IHttpRequestOptions = {
-		method,
-		url: joinUrl(credentials.baseUrl, endpoint),
-		qs: options.qs,
-		body: options.body,
-		json: true,
-		headers: { Accept: 'application/json' },
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-	};
-	const policy = options.retry ?? DEFAULT_RETRY_POLICY;
-	const retryable = options.idempotent ? RETRYABLE_STATUSES_IDEMPOTENT : RETRYABLE_STATUSES;
-	const abortSignal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
-
-	const send = async () =>
-		(await this.helpers.httpRequestWithAuthentication.call(this, credentialType, request)) as FullResponse;
-	const idempotent = options.idempotent === true;
-
-	let waitedMs = 0;
-	let unguidedFailures = 0;
-	for (let attempt = 1; ; attempt++) {
-		let response: FullResponse | undefined;
-		let networkCode: string | undefined;
-		try {
-			response = await (options.limiter ? options.limiter.run(send, httpAnswer) : send());
-		} catch (error) {
-			if (error instanceof NodeOperationError) {
-				throw new NodeOperationError(this.getNode(), error, { itemIndex: options.itemIndex });
-			}
-			networkCode = findNetworkCode(error);
-			if (!retriesNetworkFailure(networkCode, idempotent)) {
-				if (networkCode !== undefined && BROKEN_CONNECTION_CODES.has(networkCode) && !idempotent) {
-					throw mayHaveArrivedError(this.getNode(), method, endpoint, networkCode, options.itemIndex);
-				}
-				throw networkError(this.getNode(), networkCode, options.itemIndex, attempt, waitedMs);
-			}
+	try {
+		const { response } = await send(this, {
+			credentialType,
+			request: {
+				method,
+				url: joinUrl(credentials.baseUrl, endpoint),
+				qs: options.qs,
+				body: options.body,
+				headers: { Accept: 'application/json' },
+			},
+			idempotent: options.idempotent === true,
+			limiter: options.limiter,
+			retry: options.retry,
+			itemIndex: options.itemIndex,
+		});
+		return response?.body as T;
+	} catch (error) {
+		if (!(error instanceof SendError)) throw error as NodeApiError;
+		const { failure, attempts, waitedMs } = error;
+		switch (failure.kind) {
+			case 'status':
+				throw statusError(this.getNode(), failure.response, credentialType, options, attempts, waitedMs);
+			case 'mayHaveArrived':
+				if (failure.response) throw statusError(this.getNode(), failure.response, credentialType, options, attempts, waitedMs);
+				throw mayHaveArrivedError(this.getNode(), method, endpoint, failure.code ?? 'network error', options.itemIndex);
+			default:
+				throw networkError(this.getNode(), failure.code, options.itemIndex, attempts, waitedMs);
 		}
-
-		if (response && response.statusCode < 300) return response.body as T;
-		const status = response?.statusCode;
-		const retryAfterMs = response ? parseRetryAfter(response.headers['retry-after']) : undefined;
-		if (retryAfterMs === undefined) unguidedFailures++;
-		const canRetry = status === undefined || retryable.has(status);
-		const delay = canRetry ? nextRetryDelay(policy, { unguidedFailures, waitedMs }, retryAfterMs) : undefined;
-		if (delay === undefined) {
-			if (response === undefined) {
-				throw networkError(this.getNode(), networkCode, options.itemIndex, attempt, waitedMs);
-			}
-			throw statusError(this.getNode(), response, credentialType, options, attempt, waitedMs);
-		}
-		// `sleep`, not `sleepWithAbort`: n8n-workflow 2.40 no longer exports the latter, and the
-		// package runs against whichever n8n-workflow the user's n8n ships.
-		await sleep(delay);
-		if (abortSignal?.aborted) {
-			throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting to retry', {
-				itemIndex: options.itemIndex,
-			});
-		}
-		waitedMs += delay;
 	}
-}
-
-/** Finds a socket error code (ECONNRESET...) on the error n8n threw or anywhere in its causes. */
-export function findNetworkCode(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		// n8n's NodeApiError keeps the socket code as its httpCode and drops the axios error.
-		for (const code of [(current as { code?: unknown }).code, (current as { httpCode?: unknown }).httpCode]) {
-			if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
-		}
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
 }
 
 /** The service's own reason from an error body; the spec leaves the body's shape open. */
