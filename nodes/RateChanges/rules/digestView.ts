@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ReportedChange, ReportedType } from './tables';
+import type { ReportedChange, ReportedType } from './alert';
 
 /** One digest per shop, hotel, or hotel and day: what a Slack post, a Teams card or an email needs. */
 
@@ -39,7 +39,7 @@ function byBiggest(a: ReportedChange, b: ReportedChange): number {
 	return (
 		changeSize(b) - changeSize(a) ||
 		a.hotelCode - b.hotelCode ||
-		a.websiteCode - b.websiteCode ||
+		(a.websiteCode ?? 0) - (b.websiteCode ?? 0) ||
 		a.checkIn.localeCompare(b.checkIn) ||
 		a.roomType.localeCompare(b.roomType) ||
 		a.los - b.los ||

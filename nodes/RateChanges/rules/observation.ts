@@ -1,6 +1,7 @@
-import { FieldError } from '../shared/errors';
-import { isEmpty, parseCurrencyCode, parseDecimal, parsePositiveInteger, parseRequiredText } from '../shared/fields';
+import { FieldError } from '../../shared/errors';
+import { isEmpty, parseCurrencyCode, parseDecimal, parsePositiveInteger, parseRequiredText } from '../../shared/fields';
 
+import { round2 } from './amounts';
 import { totalOf } from './parity';
 
 /**
@@ -41,6 +42,9 @@ export interface Observation extends Stay {
 	totalRate: number | null;
 	/** ISO 8601 UTC, normalised, so that text order is time order. */
 	dtCollected: string;
+	/** The hotel's place, when the record gives it (spec part 6 sends it as text): Rate Calendar finds the events near it. */
+	latitude: number | null;
+	longitude: number | null;
 }
 
 export type ChangeType = 'up' | 'down' | 'soldOut' | 'backOnSale' | 'firstSeen';
@@ -111,6 +115,8 @@ export function readObservation(record: Record<string, unknown>, rateField: Rate
 		netRate: rateOf('netRate', record.netRate, rateField === 'netRate'),
 		totalRate: null,
 		dtCollected: collectedAt(record.dtCollected),
+		latitude: coordinate(record.latitude, 90),
+		longitude: coordinate(record.longitude, 180),
 	};
 	observation.totalRate = totalOf(observation.onsiteRate, storedNumber(record.taxAmount), storedNumber(record.taxStatus));
 	return observation;
@@ -136,6 +142,12 @@ function collectedAt(value: unknown): string {
 	return new Date(time).toISOString();
 }
 
+/** A coordinate the record gives, or null: it is never compared, so a missing or odd one is no error. */
+function coordinate(value: unknown, limit: number): number | null {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+	return Number.isFinite(number) && Math.abs(number) <= limit ? number : null;
+}
+
 function optionalText(field: string, value: unknown): string {
 	return isEmpty(value) ? '' : parseRequiredText(field, value);
 }
@@ -157,11 +169,6 @@ function rateOf(field: RateField, value: unknown, required: boolean): number | n
 /** Sold out: the service sends a rate of 0 for a stay it found no room for. */
 export function isSoldOut(rate: number | null): boolean {
 	return rate === null || rate === 0;
-}
-
-/** Cents, not floating-point noise: 120.1 − 100 is 20.1, not 20.099999999999994. */
-function round2(value: number): number {
-	return Math.round(value * 100) / 100;
 }
 
 export function compareWithStored(observation: Observation, stored: StoredRate | undefined, rateField: RateField): Comparison {
@@ -241,3 +248,13 @@ export function storedNumber(value: unknown): number | null {
 	return Number.isFinite(number) ? number : null;
 }
 
+
+/** The latest observation of each stay, of stored ones and incoming records together: a newer record wins. */
+export function latestByStay(...sources: ReadonlyArray<readonly Observation[]>): Observation[] {
+	const latest = new Map<string, Observation>();
+	for (const observation of sources.flat()) {
+		const known = latest.get(observation.stayKey);
+		if (!known || observation.dtCollected > known.dtCollected) latest.set(observation.stayKey, observation);
+	}
+	return [...latest.values()];
+}

@@ -1,3 +1,5 @@
+import { round2 } from './amounts';
+
 /**
  * Rate parity of one hotel's stay and room across websites: pure. Totals are compared with totals
  * (the rate plus its tax where the website shows tax apart), since that is what a guest pays.
@@ -46,7 +48,6 @@ export interface Parity {
 	severity: Severity | null;
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 const SEVERITY_ORDER: Severity[] = ['low', 'medium', 'high'];
 

@@ -1,3 +1,5 @@
+import { round2 } from './amounts';
+
 /**
  * Where my hotel stands in its comp set for one stay-night (check-in day, nights, guests, and the
  * website when comparing on one website): pure, from the latest rate of every hotel.
@@ -52,7 +54,6 @@ export interface Position {
 	competitors: HotelOffer[];
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 const onSale = (rate: number | null): rate is number => rate !== null && rate > 0;
 

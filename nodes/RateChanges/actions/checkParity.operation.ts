@@ -1,0 +1,154 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { allOf, eq } from '../storage/dataTables';
+import { parityMonthKey } from '../storage/positionMonths';
+import { parityOf, parityStates, type Parity, type Reference, type Tolerance } from '../rules/parity';
+import { parityAlerts, parityItem } from '../rules/standing';
+
+import { codeField, numberField, optionField, positionsTableField, readSettings, recordSettings, showFor, textField } from './fields';
+import { readRecords } from './records';
+import { runStanding, type StandingKind, type StandingSettings } from './standing';
+
+/**
+ * Check Parity: a hotel's total for the same stay and room on every website, against a reference
+ * website; alerts on losses or on every change of state (docs/nodes/rate-changes.md).
+ */
+
+const show = showFor(['checkParity']);
+
+const hotelCode: INodeProperties = {
+	displayName: 'Hotel Code',
+	name: 'parityHotelCode',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 100085',
+	displayOptions: show,
+	description: 'The hotel whose parity to check, usually yours. Records of other hotels are passed over.',
+};
+
+const reference: INodeProperties = {
+	displayName: 'Reference',
+	name: 'reference',
+	type: 'options',
+	default: 'website',
+	displayOptions: show,
+	options: [
+		{ name: 'A Website', value: 'website', description: "The hotel's own site, or the website every other must not undercut" },
+		{ name: 'The Lowest Website', value: 'lowest', description: 'The cheapest website of the stay; the others win or meet against it' },
+	],
+	description: 'What every website is held against',
+};
+
+const referenceWebsiteCode: INodeProperties = {
+	displayName: 'Reference Website Code',
+	name: 'referenceWebsiteCode',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 1',
+	displayOptions: showFor(['checkParity'], { reference: ['website'] }),
+	description: "The website code of the reference, for example the hotel's own site",
+};
+
+const tolerancePercent: INodeProperties = {
+	displayName: 'Tolerance (%)',
+	name: 'tolerancePercent',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: 1,
+	displayOptions: show,
+	description: 'A total within this percentage of the reference meets it. With an amount too, being within either meets.',
+};
+
+const toleranceAmount: INodeProperties = {
+	displayName: 'Tolerance (Amount)',
+	name: 'toleranceAmount',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: 0,
+	displayOptions: show,
+	description: "A total within this amount of the reference, in the reference's currency, meets it",
+};
+
+const alertOn: INodeProperties = {
+	displayName: 'Alert On',
+	name: 'parityAlertOn',
+	type: 'options',
+	default: 'losses',
+	displayOptions: show,
+	options: [
+		{ name: 'Losses', value: 'losses', description: 'Stays where a website sells below the reference by more than the tolerance' },
+		{
+			name: 'Every Change of State',
+			value: 'stateChanges',
+			description: "Stays where a website's state (win, meet, loss) differs from the last shop; the first time, stays with a loss",
+		},
+	],
+	description: 'Which stays come out',
+};
+
+export const properties: INodeProperties[] = [hotelCode, reference, referenceWebsiteCode, tolerancePercent, toleranceAmount, alertOn, positionsTableField];
+
+interface ParitySettings extends StandingSettings {
+	hotelCode: number;
+	reference: Reference;
+	tolerance: Tolerance;
+	alertOn: 'losses' | 'stateChanges';
+}
+
+function settings(context: IExecuteFunctions): ParitySettings {
+	return {
+		...recordSettings(context),
+		positionsTable: textField(context, positionsTableField),
+		hotelCode: codeField(context, hotelCode),
+		reference: optionField(context, reference) === 'lowest' ? { kind: 'lowest' } : { kind: 'website', websiteCode: codeField(context, referenceWebsiteCode) },
+		tolerance: { percent: numberField(context, tolerancePercent), amount: numberField(context, toleranceAmount) },
+		alertOn: optionField<ParitySettings['alertOn']>(context, alertOn),
+	};
+}
+
+function checking(parity: ParitySettings): StandingKind<Parity> {
+	const changedState = (worked: { standing: Parity; state: string }, previous: string | undefined) =>
+		previous === undefined ? worked.standing.losses > 0 : previous !== worked.state;
+	return {
+		operation: 'checkParity',
+		kind: 'parity',
+		// The same hotel, stay and room on every website.
+		groupOf: ({ hotelCode: code, checkIn, los, guests, roomType }) => {
+			if (code !== parity.hotelCode) return undefined;
+			const month = checkIn.slice(0, 7);
+			return {
+				key: [code, checkIn, los, guests, roomType].join('|'),
+				monthKey: parityMonthKey(code, month, los, guests, roomType),
+				hotelCode: code,
+				rateFilter: allOf(eq('hotelCode', code), eq('month', month), eq('los', los), eq('guests', guests), eq('roomType', roomType)),
+				holds: (stay) => stay.checkIn === checkIn,
+			};
+		},
+		work: (_, stays) => {
+			const standing = parityOf(
+				stays.map((stay) => ({ websiteCode: stay.websiteCode, currency: stay.currency, total: stay.totalRate })),
+				parity.reference,
+				parity.tolerance,
+			);
+			return { standing, state: parityStates(standing) };
+		},
+		verdict: (group, worked, previous, claimed) => {
+			const stateChanged = claimed && changedState(worked, previous?.value);
+			const alerting = claimed && (parity.alertOn === 'losses' ? worked.standing.losses > 0 : stateChanged);
+			const first = group.items[0].observation;
+			return {
+				always: false,
+				alerting,
+				alerts: alerting ? parityAlerts(first, worked.standing) : [],
+				item: parityItem(first, worked.standing, stateChanged, previous?.value ?? null),
+			};
+		},
+	};
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const check = readSettings(this, () => settings(this));
+	return await runStanding(this, check, readRecords(this, 'onsiteRate'), checking(check));
+}

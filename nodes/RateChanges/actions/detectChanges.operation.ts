@@ -1,0 +1,225 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { JournalAlert } from '../storage/journal';
+import { forgetLegacyStays, legacyStays } from '../storage/legacy';
+import type { StoredRow } from '../storage/monthRows';
+import type { MonthPlan } from '../storage/rounds';
+import { writeInRounds } from '../storage/rounds';
+import {
+	dayOf,
+	emptyStayMonth,
+	readStayMonth,
+	stayMonthKey,
+	stayMonthOf,
+	stayMonthRow,
+	storedRate,
+	withObservation,
+	type StayMonth,
+} from '../storage/stayMonths';
+import { openMonthRows, ratesTable } from '../storage/tables';
+import { compareWithStored, meetsRule, type ChangeRule, type Observation, type RateChange, type RateField } from '../rules/observation';
+
+import { booleanField, FIRST_VERSION, LATEST_VERSIONS, numberField, optionField, readSettings, recordSettings, showFor, type RecordSettings } from './fields';
+import { byIdentity, readRecords, stayIdentity, withRecordStore, type ObservedItem, type RecordOperation } from './records';
+
+/**
+ * Detect Changes: each stay's newest record against the one stored for it, the stored one moving
+ * on, and the records whose change is worth an alert put out (docs/nodes/rate-changes.md).
+ */
+
+const show = showFor(['detectChanges']);
+
+export const rateFieldField: INodeProperties = {
+	displayName: 'Rate Field',
+	name: 'rateField',
+	type: 'options',
+	default: 'onsiteRate',
+	displayOptions: showFor(['detectChanges', 'compareWithMyHotel']),
+	options: [
+		{ name: 'Onsite Rate', value: 'onsiteRate', description: 'The rate the website shows (onsiteRate)' },
+		{ name: 'Net Rate', value: 'netRate', description: 'The rate net of taxes (netRate)' },
+	],
+	description: 'Which rate of each record to compare. A rate of 0 means sold out.',
+};
+
+const minChangePercent: INodeProperties = {
+	displayName: 'Change At Least (%)',
+	name: 'minChangePercent',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	// 10 %: the move Infor's rate shopping calls a market change, so a first digest lists the moves
+	// a revenue manager acts on and leaves the daily noise in the rates table (version 1: 0, any move).
+	default: 10,
+	displayOptions: showFor(['detectChanges'], { '@version': LATEST_VERSIONS }),
+	description: 'Alert only on moves of at least this percentage of the previous rate. 0 alerts on any move.',
+};
+
+const minChangeAmount: INodeProperties = {
+	displayName: 'Change At Least (Amount)',
+	name: 'minChangeAmount',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: 0,
+	displayOptions: show,
+	description: "Alert only on moves of at least this amount, in the record's currency. 0 alerts on any move. With both set, a move must pass both.",
+};
+
+const direction: INodeProperties = {
+	displayName: 'Direction',
+	name: 'direction',
+	type: 'options',
+	default: 'either',
+	displayOptions: show,
+	options: [
+		{ name: 'Up or Down', value: 'either' },
+		{ name: 'Up Only', value: 'up' },
+		{ name: 'Down Only', value: 'down' },
+	],
+	description: 'Which moves of a rate alert',
+};
+
+const includeAvailability: INodeProperties = {
+	displayName: 'Include Sold Out and Back On Sale',
+	name: 'includeAvailability',
+	type: 'boolean',
+	default: true,
+	displayOptions: show,
+	description: 'Whether a stay newly sold out, or on sale again after being sold out, alerts',
+};
+
+const includeFirstSeen: INodeProperties = {
+	displayName: 'Include First Seen',
+	name: 'includeFirstSeen',
+	type: 'boolean',
+	default: false,
+	displayOptions: show,
+	description: 'Whether a stay seen for the first time alerts. Off, a first shop fills the rates table quietly instead of alerting on every rate.',
+};
+
+export const properties: INodeProperties[] = [
+	{ ...minChangePercent, default: 0, displayOptions: showFor(['detectChanges'], { '@version': FIRST_VERSION }) },
+	minChangePercent,
+	minChangeAmount,
+	direction,
+	includeAvailability,
+	includeFirstSeen,
+];
+
+interface DetectSettings extends RecordSettings {
+	rateField: RateField;
+	rule: ChangeRule;
+}
+
+function settings(context: IExecuteFunctions): DetectSettings {
+	return {
+		...recordSettings(context),
+		rateField: optionField<RateField>(context, rateFieldField),
+		rule: {
+			minPercent: numberField(context, minChangePercent),
+			minAmount: numberField(context, minChangeAmount),
+			direction: optionField<ChangeRule['direction']>(context, direction),
+			includeAvailability: booleanField(context, includeAvailability),
+			includeFirstSeen: booleanField(context, includeFirstSeen),
+		},
+	};
+}
+
+/** A record's alert is its stay's at its collection time: one record, one alert at most. */
+const operation: RecordOperation = {
+	name: 'detectChanges',
+	alertKey: stayIdentity,
+	recordKeys: (records) => new Set(records.newest.map(({ observation }) => stayIdentity(observation))),
+};
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const detect = readSettings(this, () => settings(this));
+	const records = readRecords(this, detect.rateField);
+	return await withRecordStore(this, detect, records, operation, async (store) => {
+		const rates = await openMonthRows(store, ratesTable(detect.ratesTable));
+		const { alerts, contested } = await storeNewest(this, store, rates, detect, records.newest);
+		return {
+			alerts,
+			contested,
+			tidy: [{ rows: rates.rows, legacy: rates.legacy, legacyDay: 'checkIn' }],
+			// Each record whose stay alerted, as it came in, with what changed.
+			output: (owned) => {
+				const byStay = byIdentity(owned, stayIdentity);
+				return records.newest.flatMap(({ itemIndex, observation }) => {
+					const [alert] = byStay.get(stayIdentity(observation)) ?? [];
+					return alert ? [{ at: itemIndex, item: { json: { ...records.items[itemIndex].json, ...changeFields(alert) }, pairedItem: { item: itemIndex } } }] : [];
+				});
+			},
+		};
+	});
+}
+
+function changeFields(alert: JournalAlert): RateChange {
+	const { changeType, previousRate, rate, change, changePercent, previousCollected } = alert;
+	return { changeType: changeType as RateChange['changeType'], previousRate, rate, change, changePercent, previousCollected };
+}
+
+/** The newest record of each stay into its stay month, round by round, and the alerts they make. */
+async function storeNewest(
+	context: IExecuteFunctions,
+	store: Parameters<typeof writeInRounds>[1],
+	rates: Awaited<ReturnType<typeof openMonthRows>>,
+	detect: DetectSettings,
+	newest: readonly ObservedItem[],
+): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
+	const byMonth = new Map<string, Observation[]>();
+	for (const { observation } of newest) {
+		const key = stayMonthKey(stayMonthOf(observation));
+		byMonth.set(key, [...(byMonth.get(key) ?? []), observation]);
+	}
+	const keys = [...byMonth.keys()];
+	const stored = await rates.rows.read(keys);
+	const seeded = new Map<string, StayMonth>();
+	const startOf = async (key: string, row: StoredRow | undefined): Promise<StayMonth> => {
+		if (row) return readStayMonth(row);
+		const first = (byMonth.get(key) as Observation[])[0];
+		const empty = emptyStayMonth(stayMonthOf(first), first);
+		if (!rates.legacy) return empty;
+		const month = await legacyStays(store.api, rates.legacy, empty);
+		seeded.set(key, month);
+		return month;
+	};
+	const plan = async (key: string, row: StoredRow | undefined): Promise<MonthPlan> => {
+		let month = await startOf(key, row);
+		const alerts: JournalAlert[] = [];
+		let moved = false;
+		for (const observation of byMonth.get(key) as Observation[]) {
+			const day = month.days.get(dayOf(observation.checkIn));
+			const comparison = compareWithStored(observation, day && storedRate(day), detect.rateField);
+			if (comparison.kind === 'stale') continue;
+			month = withObservation(month, observation);
+			moved = true;
+			if (comparison.kind === 'change' && meetsRule(comparison.change, detect.rule)) {
+				alerts.push(changeAlert(key, observation, comparison.change, detect.rateField));
+			}
+		}
+		return { key, alerts, data: moved ? stayMonthRow(withoutPastDays(month)) : undefined };
+	};
+	const result = await writeInRounds(context, store, rates.rows, 'detectChanges', stored, keys, plan);
+	const legacy = rates.legacy;
+	if (legacy) {
+		// A month now stored anew needs its 1.0 rows no more.
+		const folded = [...seeded.entries()].filter(([key]) => result.written.get(key)?.data !== undefined);
+		await Promise.all(folded.map(async ([, month]) => await forgetLegacyStays(store.api, legacy, month)));
+	}
+	const contested = new Set(result.contested);
+	return { alerts: result.alerts, contested: newest.filter(({ observation }) => contested.has(stayMonthKey(stayMonthOf(observation)))) };
+}
+
+/** A stay whose check-in is two days before the newest collection of its month has passed: it goes from the row. */
+function withoutPastDays(month: StayMonth): StayMonth {
+	const newest = [...month.days.values()].map((day) => day.dtCollected).sort().at(-1);
+	if (!newest) return month;
+	const yesterday = new Date(Date.parse(`${newest.slice(0, 10)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+	const days = new Map([...month.days].filter(([day]) => `${month.month}-${String(day).padStart(2, '0')}` >= yesterday));
+	return { ...month, days };
+}
+
+function changeAlert(block: string, observation: Observation, change: RateChange, rateField: RateField): JournalAlert {
+	const { shopId, hotelCode, hotelName, websiteCode, checkIn, los, guests, roomType, currency, dtCollected } = observation;
+	return { block, shopId, hotelCode, hotelName, websiteCode, checkIn, los, guests, roomType, currency, rateField, ...change, comparedWith: '', comparedRate: null, severity: '', dtCollected };
+}

@@ -1,0 +1,209 @@
+import { randomUUID } from 'crypto';
+
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
+
+import { RequestLimiter } from '../../shared/concurrency';
+import { numberOption } from '../../shared/options';
+import type { ReportedChange } from '../rules/alert';
+import { buildDigests, type DigestGroup } from '../rules/digestView';
+import { DataTablesFullError } from '../storage/dataTables';
+import { fullness, fullnessLine, type Fullness } from '../storage/fullness';
+import { readEstimate } from '../storage/housekeeping';
+import { newToken, type Entry } from '../storage/journal';
+import { claimLegacyChanges, legacyChanges } from '../storage/legacy';
+import { resolveOrphans } from '../storage/orphans';
+import { openJournal, type Store } from '../storage/tables';
+
+import { changesTableField, FIRST_VERSION, LATEST_VERSIONS, optionField, optionsOf, readSettings, showFor, textField } from './fields';
+
+/**
+ * Digest: every alert no digest has reported yet, claimed at once, summed up in one item per shop,
+ * hotel, or hotel and day, with a text for Slack or Teams and an HTML table for email, and how full
+ * n8n's Data Tables are (docs/nodes/rate-changes.md).
+ */
+
+const show = showFor(['digest']);
+
+export const DEFAULT_MAX_LISTED = 50;
+
+const groupBy: INodeProperties = {
+	displayName: 'Group By',
+	name: 'groupBy',
+	type: 'options',
+	default: 'shop',
+	displayOptions: show,
+	options: [
+		{ name: 'Shop', value: 'shop', description: 'One digest item per rate shop' },
+		{ name: 'Hotel', value: 'hotel', description: 'One digest item per hotel' },
+		{ name: 'Hotel and Day', value: 'hotelDay', description: 'One digest item per hotel and check-in day' },
+	],
+	description: 'What one digest item sums up',
+};
+
+export const maxListedOption: INodeProperties = {
+	displayName: 'Max Changes in Text',
+	name: 'maxListed',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: DEFAULT_MAX_LISTED,
+	description:
+		'How many changes the text and HTML of one digest list, biggest first; the rest are counted ("and 12 more"). The changes field always holds all of them.',
+};
+
+const resendOption: INodeProperties = {
+	displayName: 'Send Again (Digest ID)',
+	name: 'resendDigestId',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 0b6f3c1e-4d2a-4f7e-9a51-3c8d2e7b9f10',
+	description: 'The digestId of an earlier digest whose message failed: builds that digest again from the changes it reported, and marks nothing new',
+};
+
+const markReported: INodeProperties = {
+	displayName: 'Mark as Reported',
+	name: 'markReported',
+	type: 'options',
+	// A test run in the editor, or an AI agent calling the node as a tool, previews: the morning
+	// digest still gets every change (version 1 marks them in every run).
+	default: 'production',
+	options: [
+		{
+			name: 'In Production Runs Only',
+			value: 'production',
+			description: 'A published workflow marks what it reports; a test run in the editor or a call as an AI tool only previews',
+		},
+		{ name: 'Always', value: 'always', description: 'Every run marks what it reports, test runs and tool calls too' },
+		{ name: 'Never (Preview)', value: 'never', description: 'Report without marking: the next digest lists the same changes again' },
+	],
+	description: 'Whether the changes a digest lists are marked as reported, so the next digest starts after them',
+};
+
+const limitOption: INodeProperties = {
+	displayName: 'Data Tables Limit (MB)',
+	name: 'dataTablesLimitMb',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description:
+		"The N8N_DATA_TABLES_MAX_SIZE_BYTES of your n8n, in MB, for the digest's line on how full the data tables are. 0: n8n's default (200 MB where n8n lists table sizes, from 2.27; 50 MB before), or the limit n8n named when it last refused a write.",
+};
+
+const optionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: show,
+	options: [limitOption, maxListedOption, resendOption],
+};
+
+export const properties: INodeProperties[] = [
+	groupBy,
+	{ ...markReported, default: 'always', displayOptions: showFor(['digest'], { '@version': FIRST_VERSION }) },
+	{ ...markReported, displayOptions: showFor(['digest'], { '@version': LATEST_VERSIONS }) },
+	optionsField,
+];
+
+interface DigestSettings {
+	changesTable: string;
+	groupBy: DigestGroup;
+	maxListed: number;
+	resendDigestId: string;
+	markReported: 'production' | 'always' | 'never';
+	limitMb: number;
+}
+
+function settings(context: IExecuteFunctions): DigestSettings {
+	const options = optionsOf(context);
+	return {
+		changesTable: textField(context, changesTableField),
+		groupBy: optionField<DigestGroup>(context, groupBy),
+		maxListed: numberOption(options, maxListedOption),
+		resendDigestId: typeof options.resendDigestId === 'string' ? options.resendDigestId.trim() : '',
+		markReported: optionField<DigestSettings['markReported']>(context, markReported),
+		limitMb: numberOption(options, limitOption),
+	};
+}
+
+/** A run that only previews: asked to, or a test run in the editor or a tool call of an AI agent where marking happens in production only. */
+function previews(context: IExecuteFunctions, mark: DigestSettings['markReported']): boolean {
+	if (mark !== 'production') return mark === 'never';
+	return context.getMode() === 'manual' || context.getNode().type.endsWith('Tool');
+}
+
+interface Reported {
+	changes: ReportedChange[];
+	entries: Entry[];
+	marked: boolean;
+	/** n8n's words when it refused to mark them: its Data Tables are full. */
+	refusal?: string;
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const digest = readSettings(this, () => settings(this));
+	const store = await openJournal(this, new RequestLimiter(4), digest.changesTable);
+	const digestId = digest.resendDigestId || randomUUID();
+	const reported = digest.resendDigestId ? await reportedBefore(store, digestId) : await report(this, store, digestId, previews(this, digest.markReported));
+	const own = new Set([store.journal.table.id, ...reported.entries.map((entry) => entry.monthTable)]);
+	const estimate = await readEstimate(store.api, store.journal);
+	const full = await fullness(store.api, { tableIds: own, estimate: estimate && Object.values(estimate).reduce((sum, bytes) => sum + bytes, 0) }, {
+		settingMb: digest.limitMb,
+		refusal: reported.refusal,
+	});
+	const items = buildDigests(reported.changes, { digestId, groupBy: digest.groupBy, maxListed: digest.maxListed }).map((item) => withFullness(item, full, reported.marked));
+	// Nothing to report, but the tables are nearly full: that alone is worth a message.
+	if (items.length === 0 && full.state !== 'ok') items.push(withFullness({ digestId, changeCount: 0, text: '', html: '', changes: [] }, full, reported.marked));
+	return items.map((json) => ({ json, pairedItem: { item: 0 } }));
+}
+
+async function reportedBefore(store: Store, digestId: string): Promise<Reported> {
+	const entries = await store.journal.reported(digestId);
+	const legacy = store.legacyChanges ? await legacyChanges(store.api, store.legacyChanges, digestId) : [];
+	return { changes: [...entries.flatMap((entry) => entry.alerts), ...legacy], entries, marked: true };
+}
+
+/**
+ * A new digest claims every unreported change in one update, so two digests at once never report
+ * the same change: the database gives each entry to one of them. Entries left by executions that
+ * died are resolved first, so their alerts are in. At n8n's size limit the claim is refused: the
+ * digest then goes out unmarked (the next one lists the same changes again), saying so.
+ */
+async function report(context: IExecuteFunctions, store: Store, digestId: string, preview: boolean): Promise<Reported> {
+	await resolveOrphans(store, { retry: false, token: newToken(context) }).catch((error: unknown) => {
+		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
+	});
+	const legacy = store.legacyChanges;
+	const unmarked = async (refusal?: string): Promise<Reported> => {
+		const entries = await store.journal.unreported();
+		const old = legacy ? await legacyChanges(store.api, legacy, null) : [];
+		return { changes: [...entries.flatMap((entry) => entry.alerts), ...old], entries, marked: false, refusal };
+	};
+	if (preview) return await unmarked();
+	try {
+		const reportedAt = new Date().toISOString();
+		const entries = await store.journal.claim(digestId, reportedAt);
+		const old = legacy ? await claimLegacyChanges(store.api, legacy, digestId, reportedAt) : [];
+		return { changes: [...entries.flatMap((entry) => entry.alerts), ...old], entries, marked: true };
+	} catch (error) {
+		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
+		return await unmarked(error.message);
+	}
+}
+
+function withFullness(item: IDataObject, full: Fullness, marked: boolean): IDataObject {
+	const line = fullnessLine(full);
+	const note = marked ? '' : 'Not marked as reported: the next digest lists these changes again.';
+	const notes = [line, ...(note ? [note] : [])];
+	return {
+		...item,
+		marked,
+		dataTables: { ...full, line },
+		text: [String(item.text ?? ''), ...notes.map((text) => `_${text}_`)].filter((text) => text !== '').join('\n'),
+		html: [String(item.html ?? ''), ...notes.map((text) => `<p><em>${escape(text)}</em></p>`)].filter((text) => text !== '').join('\n'),
+	};
+}
+
+function escape(text: string): string {
+	return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
+}

@@ -1,0 +1,166 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IDisplayOptions,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import type { ConcurrencySettings } from '../../shared/concurrency';
+import { FieldError, invalidValueMessage } from '../../shared/errors';
+import { parsePositiveInteger, parseRequiredText } from '../../shared/fields';
+import { concurrencyFrom, concurrencyModeOption, concurrencyOption, numberOption } from '../../shared/options';
+import { CHANGES_TABLE_DEFAULT, POSITIONS_TABLE_DEFAULT, RATES_TABLE_DEFAULT } from '../storage/tables';
+
+/**
+ * The fields more than one operation of Rate Changes shows, and the readers every operation reads
+ * its settings with: each reads a field through the same object the description declares, so the
+ * editor and the check cannot drift apart. An operation's own fields sit in its own file.
+ */
+
+export type Operation = 'detectChanges' | 'compareWithMyHotel' | 'checkParity' | 'digest';
+
+/** The operations that read incoming rate records. */
+export const RECORD_OPERATIONS: Operation[] = ['detectChanges', 'compareWithMyHotel', 'checkParity'];
+
+export function showFor(operations: readonly string[], extra: IDisplayOptions['show'] = {}): IDisplayOptions {
+	return { show: { operation: [...operations], ...extra } };
+}
+
+/** The node versions a default belongs to: 1 (saved workflows keep what they had), and every later one. */
+export const FIRST_VERSION = [1];
+export const LATEST_VERSIONS = [1.1];
+
+export const ratesTableField: INodeProperties = {
+	displayName: 'Rates Table',
+	name: 'ratesTable',
+	type: 'string',
+	default: RATES_TABLE_DEFAULT,
+	required: true,
+	displayOptions: showFor(RECORD_OPERATIONS),
+	description: "The n8n data table that keeps the latest rate of every stay (Detect Changes writes it). The node creates it when it doesn't exist.",
+};
+
+export const changesTableField: INodeProperties = {
+	displayName: 'Changes Table',
+	name: 'changesTable',
+	type: 'string',
+	default: CHANGES_TABLE_DEFAULT,
+	required: true,
+	description: "The n8n data table where every alert is written and Digest reads them. The node creates it when it doesn't exist.",
+};
+
+export const positionsTableField: INodeProperties = {
+	displayName: 'Positions Table',
+	name: 'positionsTable',
+	type: 'string',
+	default: POSITIONS_TABLE_DEFAULT,
+	required: true,
+	displayOptions: showFor(['compareWithMyHotel', 'checkParity']),
+	description: "The n8n data table that remembers each stay-night's rank and each stay's parity states between shops. The node creates it when it doesn't exist.",
+};
+
+/**
+ * Rate Changes' Concurrency: its requests go to n8n's own API, in the n8n that runs the executions,
+ * so its ceiling stays at 10 (benchmark 7's setting), where the service's nodes may go up to 50.
+ */
+export const rateChangesConcurrencyOption: INodeProperties = {
+	...concurrencyOption,
+	default: 10,
+	description: 'The most requests to n8n this node has in flight at once (with Concurrency Mode "Adaptive", the ceiling it grows toward)',
+};
+
+/**
+ * How long the changes table keeps an alert, reported or not, counted from the collection time of
+ * its record. Two weeks: a daily digest, and a message that failed to go out, can be sent again
+ * for two weeks, while a year of daily shops stays inside n8n's Data Tables limit (the node's
+ * reference page, "Size").
+ */
+export const keepChangesOption: INodeProperties = {
+	displayName: 'Keep Changes (Days)',
+	name: 'keepChangesDays',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 366, numberPrecision: 0 },
+	default: 14,
+	description:
+		"How many days the changes table keeps an alert, reported or not, counted from when its record was collected. Older alerts go, as do stays and positions whose check-in has passed, so the tables stop growing. Send Again works for this long.",
+};
+
+export const recordOptionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: showFor(RECORD_OPERATIONS),
+	options: [rateChangesConcurrencyOption, concurrencyModeOption, keepChangesOption],
+};
+
+/** A setting of the node (not of an item) that is wrong: nothing is read or sent. */
+export function settingError(context: IExecuteFunctions, error: unknown): Error {
+	if (!(error instanceof FieldError)) return error as Error;
+	return new NodeOperationError(context.getNode(), invalidValueMessage(error), {
+		description: `Fix the "${error.field}" field. Nothing was read from or written to the data tables.`,
+	});
+}
+
+/** Reads settings, turning a wrong one into the error that names its field. */
+export function readSettings<T>(context: IExecuteFunctions, read: () => T): T {
+	try {
+		return read();
+	} catch (error) {
+		throw settingError(context, error);
+	}
+}
+
+/** The field's value for the node (the first item's, as the node reads its settings once a run). */
+function value(context: IExecuteFunctions, field: INodeProperties): unknown {
+	return context.getNodeParameter(field.name, 0, field.default);
+}
+
+export function numberField(context: IExecuteFunctions, field: INodeProperties): number {
+	return numberOption({ [field.name]: value(context, field) } as IDataObject, field);
+}
+
+export function textField(context: IExecuteFunctions, field: INodeProperties): string {
+	return parseRequiredText(field.displayName, value(context, field));
+}
+
+export function codeField(context: IExecuteFunctions, field: INodeProperties): number {
+	return parsePositiveInteger(field.displayName, value(context, field));
+}
+
+export function booleanField(context: IExecuteFunctions, field: INodeProperties): boolean {
+	const read = value(context, field);
+	if (typeof read === 'boolean') return read;
+	throw new FieldError(field.displayName, read, 'must be true or false');
+}
+
+/** One of the field's own options: an expression that gives anything else is refused by name. */
+export function optionField<T extends string>(context: IExecuteFunctions, field: INodeProperties): T {
+	const read = value(context, field);
+	const allowed = (field.options ?? []).map((option) => ('value' in option ? option.value : undefined));
+	if (allowed.includes(read as string)) return read as T;
+	throw new FieldError(field.displayName, read, `must be one of ${allowed.join(', ')}`);
+}
+
+export function optionsOf(context: IExecuteFunctions): IDataObject {
+	return context.getNodeParameter('options', 0, {}) as IDataObject;
+}
+
+/** The settings every operation that reads records shares. */
+export interface RecordSettings extends ConcurrencySettings {
+	ratesTable: string;
+	changesTable: string;
+	keepChangesDays: number;
+}
+
+export function recordSettings(context: IExecuteFunctions): RecordSettings {
+	const options = optionsOf(context);
+	return {
+		ratesTable: textField(context, ratesTableField),
+		changesTable: textField(context, changesTableField),
+		keepChangesDays: numberOption(options, keepChangesOption),
+		...concurrencyFrom(options, rateChangesConcurrencyOption),
+	};
+}

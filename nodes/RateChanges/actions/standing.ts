@@ -1,0 +1,183 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { ReportedChange } from '../rules/alert';
+import { latestByStay, type Observation } from '../rules/observation';
+import type { RowFilter } from '../storage/dataTables';
+import type { JournalAlert } from '../storage/journal';
+import { forgetLegacyPositions, legacyPositions } from '../storage/legacy';
+import type { DayCell } from '../storage/monthCells';
+import type { StoredRow } from '../storage/monthRows';
+import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind, type PositionMonth } from '../storage/positionMonths';
+import { writeInRounds, type MonthPlan } from '../storage/rounds';
+import { dayOf, readStayMonth, storedStays } from '../storage/stayMonths';
+import { openMonthRows, positionsTable, ratesTable, type Store } from '../storage/tables';
+
+import type { RecordSettings } from './fields';
+import { withRecordStore, type ObservedItem, type RecordOperation, type Records } from './records';
+
+/**
+ * What Compare With My Hotel and Check Parity share: each works out, for every stay-night (or
+ * stay) its records touch, where things stand, from the rates table Detect Changes keeps and the
+ * incoming records (newer than the table when Detect Changes has not stored them yet), and
+ * remembers it in the positions table. A shop arrives in many deliveries, each its own execution:
+ * the first execution of a newer shop to reach a stay-night claims it (the day of its month row
+ * moves on to that shop's collection time, with a compare-and-set on the row), and only the one
+ * that claims it alerts; later executions of the same shop bring the state up to date with what
+ * they know more; an older shop changes nothing. Neither sends a request to the service.
+ */
+
+export interface StandingSettings extends RecordSettings {
+	positionsTable: string;
+}
+
+/** The records of one stay-night (or stay), and where they are remembered. */
+export interface Group {
+	/** The stay-night's own key, for the alert keys. */
+	key: string;
+	/** The positions month row that remembers it. */
+	monthKey: string;
+	hotelCode: number;
+	/** What to read of the rates table for it (one read serves every group with the same filter). */
+	rateFilter: RowFilter;
+	/** Whether a stored or incoming stay belongs to it. */
+	holds: (stay: Observation) => boolean;
+	items: ObservedItem[];
+}
+
+export interface Worked<TStanding> {
+	standing: TStanding;
+	/** What is remembered of it until the next shop. */
+	state: string;
+}
+
+/** What the stay-night alerts, now that it is known whether this execution claimed it. */
+export interface Verdict {
+	/** It comes out whatever was claimed (a position feed). */
+	always: boolean;
+	/** It comes out as an alert: from this execution if its write gets in (and it confirms its alerts). */
+	alerting: boolean;
+	alerts: ReportedChange[];
+	item: IDataObject;
+}
+
+export interface StandingKind<TStanding> {
+	operation: 'compareWithMyHotel' | 'checkParity';
+	kind: PositionKind;
+	groupOf: (observation: Observation) => Omit<Group, 'items'> | undefined;
+	work: (group: Group, stays: readonly Observation[]) => Worked<TStanding>;
+	verdict: (group: Group, worked: Worked<TStanding>, previous: DayCell<string> | undefined, claimed: boolean) => Verdict;
+}
+
+/** A stay-night's alert key: its positions row, its day, the kind and the collection time of its first record. */
+function alertKey(alert: JournalAlert): string {
+	return [alert.block, alert.checkIn, alert.dtCollected].join('|');
+}
+
+function groupsOf<TStanding>(kind: StandingKind<TStanding>, records: Records): Group[] {
+	const groups = new Map<string, Group>();
+	for (const item of records.observed) {
+		const target = kind.groupOf(item.observation);
+		if (!target) continue;
+		const group = groups.get(target.key) ?? { ...target, items: [] };
+		group.items.push(item);
+		groups.set(target.key, group);
+	}
+	return [...groups.values()];
+}
+
+function first(group: Group): Observation {
+	return group.items[0].observation;
+}
+
+function newestCollected(group: Group): string {
+	return group.items.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
+}
+
+export async function runStanding<TStanding>(
+	context: IExecuteFunctions,
+	settings: StandingSettings,
+	records: Records,
+	kind: StandingKind<TStanding>,
+): Promise<INodeExecutionData[]> {
+	const groups = groupsOf(kind, records);
+	const operation: RecordOperation = {
+		name: kind.operation,
+		alertKey,
+		recordKeys: () => new Set(groups.map((group) => [group.monthKey, first(group).checkIn, first(group).dtCollected].join('|'))),
+	};
+	return await withRecordStore(context, settings, records, operation, async (store) => {
+		const rates = await openMonthRows(store, ratesTable(settings.ratesTable));
+		const positions = await openMonthRows(store, positionsTable(settings.positionsTable));
+		const stays = await readStays(store, rates.rows, groups);
+		const worked = new Map(groups.map((group) => [group.key, kind.work(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation)).filter(group.holds))]));
+
+		const byMonth = new Map<string, Group[]>();
+		for (const group of groups) byMonth.set(group.monthKey, [...(byMonth.get(group.monthKey) ?? []), group]);
+		const stored = await positions.rows.read([...byMonth.keys()]);
+		const seeded = new Map<string, PositionMonth>();
+		const verdicts = new Map<string, Verdict>();
+
+		const plan = async (monthKey: string, row: StoredRow | undefined): Promise<MonthPlan> => {
+			const monthGroups = byMonth.get(monthKey) as Group[];
+			let month = row ? readPositionMonth(row) : emptyPositionMonth(monthKey, kind.kind, monthGroups[0].hotelCode, first(monthGroups[0]).checkIn.slice(0, 7));
+			if (!row && positions.legacy) {
+				month = await legacyPositions(store.api, positions.legacy, month);
+				seeded.set(monthKey, month);
+			}
+			const days = new Map(month.days);
+			const alerts: JournalAlert[] = [];
+			for (const group of monthGroups) {
+				const day = dayOf(first(group).checkIn);
+				const previous = month.days.get(day);
+				const collected = newestCollected(group);
+				const result = worked.get(group.key) as Worked<TStanding>;
+				// The first execution of a newer shop claims the stay-night; one of the same shop only
+				// brings its state up to date; an older shop changes nothing.
+				const claimed = previous === undefined || collected > previous.dtCollected;
+				if (claimed || collected === previous.dtCollected) days.set(day, { value: result.state, dtCollected: collected });
+				const verdict = kind.verdict(group, result, previous, claimed);
+				verdicts.set(group.key, verdict);
+				alerts.push(...verdict.alerts.map((alert) => ({ ...alert, block: monthKey })));
+			}
+			const moved = [...days].some(([day, cell]) => month.days.get(day)?.value !== cell.value || month.days.get(day)?.dtCollected !== cell.dtCollected);
+			return { key: monthKey, alerts, data: moved ? positionMonthRow({ ...month, days }) : undefined };
+		};
+		const result = await writeInRounds(context, store, positions.rows, kind.operation, stored, [...byMonth.keys()], plan);
+		const legacy = positions.legacy;
+		if (legacy) {
+			const folded = [...seeded].filter(([key]) => result.written.get(key)?.data !== undefined);
+			await Promise.all(folded.map(async ([, month]) => await forgetLegacyPositions(store.api, legacy, month)));
+		}
+		const contestedMonths = new Set(result.contested);
+		return {
+			alerts: result.alerts,
+			contested: groups.filter((group) => contestedMonths.has(group.monthKey)).flatMap((group) => group.items),
+			tidy: [{ rows: positions.rows, legacy: positions.legacy, legacyDay: 'dtCollected' }],
+			output: (owned) => {
+				const ownedByGroup = new Map<string, JournalAlert[]>();
+				for (const alert of owned) ownedByGroup.set(alertKey(alert), [...(ownedByGroup.get(alertKey(alert)) ?? []), alert]);
+				return groups
+					.filter((group) => !contestedMonths.has(group.monthKey))
+					.flatMap((group) => {
+						const verdict = verdicts.get(group.key) as Verdict;
+						const mine = ownedByGroup.get([group.monthKey, first(group).checkIn, first(group).dtCollected].join('|')) ?? [];
+						// An alert with rows in the changes table comes out from whoever confirmed them; one
+						// without (a change of parity state that is no loss) from the execution whose write got in.
+						const written = result.written.get(group.monthKey)?.data !== undefined;
+						const out = verdict.always || mine.length > 0 || (verdict.alerting && verdict.alerts.length === 0 && written);
+						if (!out) return [];
+						return [{ at: Math.min(...group.items.map(({ itemIndex }) => itemIndex)), item: { json: verdict.item, pairedItem: group.items.map(({ itemIndex }) => ({ item: itemIndex })) } }];
+					});
+			},
+		};
+	});
+}
+
+/** The stored stays every group needs, one read per distinct filter. */
+async function readStays(store: Store, rates: Awaited<ReturnType<typeof openMonthRows>>['rows'], groups: readonly Group[]): Promise<Map<string, Observation[]>> {
+	const filters = new Map(groups.map((group) => [JSON.stringify(group.rateFilter), group.rateFilter]));
+	const read = await Promise.all(
+		[...filters].map(async ([key, filter]) => [key, [...(await rates.readWhere(filter)).values()].flatMap((row) => storedStays(readStayMonth(row)))] as const),
+	);
+	return new Map(read);
+}

@@ -1,0 +1,37 @@
+import type { ChangeType } from './observation';
+
+/**
+ * An alert as the changes table keeps it and a digest lists it, whichever operation raised it:
+ * a rate that moved (Detect Changes), an undercut or a change of rank (Compare With My Hotel), a
+ * website selling below the reference (Check Parity).
+ */
+
+export type StandingType = 'undercut' | 'rankChanged' | 'parityLoss';
+
+export type ReportedType = ChangeType | StandingType;
+
+export interface ReportedChange {
+	shopId: number | null;
+	hotelCode: number;
+	hotelName: string;
+	/** null: compared across all websites. */
+	websiteCode: number | null;
+	checkIn: string;
+	los: number;
+	guests: number;
+	/** Empty for an undercut or a change of rank: a stay-night spans room types. */
+	roomType: string;
+	currency: string;
+	rateField: string;
+	changeType: ReportedType;
+	previousRate: number | null;
+	rate: number | null;
+	change: number | null;
+	changePercent: number | null;
+	previousCollected: string | null;
+	/** Undercut: the competitor; parity loss: the reference website; rank change: the ranks. */
+	comparedWith: string;
+	comparedRate: number | null;
+	severity: string;
+	dtCollected: string;
+}

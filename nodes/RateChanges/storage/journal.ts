@@ -1,0 +1,247 @@
+import { randomBytes } from 'crypto';
+
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ReportedChange, ReportedType } from '../rules/alert';
+import { storedNumber } from '../rules/observation';
+
+import { allOf, anyOf, eq, type DataTables, type Row, type RowCondition, type TableHandle } from './dataTables';
+
+/**
+ * The changes table: what each execution alerted, written before the rows it alerted on move on,
+ * so that no alert is ever lost between two writes, and confirmed after, so that no alert is put
+ * out twice (docs/nodes/rate-changes-reference.md, "Exactly once").
+ *
+ * One row (an entry) per round of writes of one execution, its alerts packed in `alerts`:
+ * - written `tentative`, with the alerts its writes will make if they get in;
+ * - then the month rows are written, each naming the entry's token in `writers` (monthRows.ts);
+ * - then `confirmed` with the alerts of the rows that got in, by a compare-and-set on its state:
+ *   whoever confirms an entry puts its alerts out, so they come out once.
+ * An entry left tentative (its execution died, or lost n8n's answer for good) is resolved by the
+ * next execution that finds it old enough, or by a retry of the same records at once: its alerts
+ * count for exactly the month rows whose `writers` still name its token; the rest never happened.
+ * Digest claims confirmed entries with a compare-and-set on an empty `digestId`.
+ */
+
+export type EntryState = 'tentative' | 'confirmed' | 'meta';
+
+/** An alert and the month row it belongs to (the row whose write made it). */
+export interface JournalAlert extends ReportedChange {
+	block: string;
+}
+
+export interface Entry {
+	id: number;
+	token: string;
+	state: EntryState;
+	operation: string;
+	/** The id of the data table whose month rows the alerts belong to. */
+	monthTable: string;
+	alerts: JournalAlert[];
+	createdAt: string;
+	resolvedBy: string;
+	digestId: string | null;
+}
+
+/** An entry younger than this whose execution may still be running is left to it. */
+export const ORPHAN_AFTER_MS = 10 * 60_000;
+
+/** A token for one round of writes of one execution: its execution id, so a row tells who wrote it, and a random part. */
+export function newToken(context: IExecuteFunctions): string {
+	return `${context.getExecutionId() ?? 'x'}.${randomBytes(6).toString('base64url')}`;
+}
+
+export class Journal {
+	constructor(
+		readonly api: DataTables,
+		readonly table: TableHandle,
+	) {}
+
+	/** Writes the alerts a round's writes to the month rows of `monthTable` will make, before any of them is made. */
+	async begin(token: string, operation: string, monthTable: TableHandle, alerts: readonly JournalAlert[]): Promise<void> {
+		const row = { entry: token, state: 'tentative', operation, monthTable: monthTable.id, ...packed(alerts) };
+		await this.api.insertRows(this.table, [row], async () => (await this.find(token)) !== undefined);
+	}
+
+	/**
+	 * Confirms the entry with the alerts whose rows got in: true when this execution confirmed it,
+	 * and so puts them out; false when another execution resolved it first (this one ran so long
+	 * that its entry was taken for an orphan), which then put them out or left them to the digest.
+	 * An entry with no alert left goes.
+	 */
+	async confirm(token: string, alerts: readonly JournalAlert[], resolvedBy = token): Promise<boolean> {
+		const tentative = allOf(eq('entry', token), eq('state', 'tentative'));
+		if (alerts.length === 0) {
+			await this.api.deleteRows(this.table, tentative);
+			return true;
+		}
+		const { rows, uncertain } = await this.api.updateRows(this.table, tentative, { state: 'confirmed', resolvedBy, ...packed(alerts) });
+		if (rows.length > 0) return true;
+		return uncertain && (await this.find(token))?.resolvedBy === resolvedBy;
+	}
+
+	async find(token: string): Promise<Entry | undefined> {
+		const [row] = await this.api.readRows(this.table, allOf(eq('entry', token)));
+		return row ? entryOf(row) : undefined;
+	}
+
+	/** Entries still tentative: those of executions running now, and orphans. */
+	async tentative(): Promise<Entry[]> {
+		return (await this.api.readRows(this.table, allOf(eq('state', 'tentative')))).map(entryOf);
+	}
+
+	/**
+	 * Claims every confirmed entry no digest has reported: n8n runs the filter and the change as
+	 * one, so two digests at once never claim the same entry. A claim whose answer was lost is
+	 * found again by its digest ID.
+	 */
+	async claim(digestId: string, reportedAt: string): Promise<Entry[]> {
+		const unreported = allOf(eq('state', 'confirmed'), eq('digestId', null));
+		const { rows, uncertain } = await this.api.updateRows(this.table, unreported, { digestId, reportedAt });
+		return uncertain ? await this.reported(digestId) : rows.map(entryOf);
+	}
+
+	/** Every confirmed entry no digest has reported, left as it is (a preview). */
+	async unreported(): Promise<Entry[]> {
+		return (await this.api.readRows(this.table, allOf(eq('state', 'confirmed'), eq('digestId', null)))).map(entryOf);
+	}
+
+	async reported(digestId: string): Promise<Entry[]> {
+		return (await this.api.readRows(this.table, allOf(eq('digestId', digestId)))).map(entryOf);
+	}
+
+	/** Removes entries whose newest alert was collected before `cutoff`, reported or not (Keep Changes). */
+	async forgetBefore(cutoff: string): Promise<void> {
+		const conditions: RowCondition[] = [{ columnName: 'collectedTo', condition: 'lt', value: cutoff }, { columnName: 'state', condition: 'eq', value: 'confirmed' }];
+		await this.api.deleteRows(this.table, allOf(...conditions));
+	}
+
+	/** Removes the rows of these entries (orphans with nothing left to report). */
+	async remove(entries: readonly Entry[]): Promise<void> {
+		if (entries.length > 0) await this.api.deleteRows(this.table, anyOf(entries.map((entry) => eq('id', entry.id))));
+	}
+}
+
+/** The columns an entry writes for its alerts. */
+function packed(alerts: readonly JournalAlert[]): IDataObject {
+	return {
+		alertCount: alerts.length,
+		alerts: packAlerts(alerts),
+		collectedTo: alerts.map((alert) => alert.dtCollected).sort().at(-1) ?? null,
+	};
+}
+
+export function entryOf(row: Row): Entry {
+	return {
+		id: row.id,
+		token: String(row.entry ?? ''),
+		state: String(row.state ?? '') as EntryState,
+		operation: String(row.operation ?? ''),
+		monthTable: String(row.monthTable ?? ''),
+		alerts: unpackAlerts(row.alerts),
+		createdAt: String(row.createdAt ?? ''),
+		resolvedBy: String(row.resolvedBy ?? ''),
+		digestId: row.digestId === null || row.digestId === undefined || row.digestId === '' ? null : String(row.digestId),
+	};
+}
+
+/**
+ * The packed alerts: `{"t": [times], "g": [groups]}`. A group holds what its alerts share (the
+ * month row, hotel, website, stay, currency, shop, compared rate); each alert is a list:
+ * `[day, changeType, previousRate, rate, change, changePercent, previousCollected, dtCollected,
+ * comparedWith, comparedRate, severity]`, times as indexes into `t`, trailing empty values left out.
+ */
+interface PackedGroup {
+	b: string;
+	k: number;
+	n: string;
+	w: number | null;
+	m: string;
+	l: number;
+	u: number;
+	r: string;
+	c: string;
+	s: number | null;
+	f: string;
+	a: unknown[][];
+}
+
+export function packAlerts(alerts: readonly JournalAlert[]): string {
+	const times: string[] = [];
+	const time = (value: string | null) => {
+		if (value === null) return null;
+		const index = times.indexOf(value);
+		return index >= 0 ? index : times.push(value) - 1;
+	};
+	const groups = new Map<string, PackedGroup>();
+	for (const alert of alerts) {
+		const month = alert.checkIn.slice(0, 7);
+		const shared = [alert.block, alert.hotelCode, alert.hotelName, alert.websiteCode, month, alert.los, alert.guests, alert.roomType, alert.currency, alert.shopId, alert.rateField];
+		const key = JSON.stringify(shared);
+		const group = groups.get(key) ?? {
+			b: alert.block,
+			k: alert.hotelCode,
+			n: alert.hotelName,
+			w: alert.websiteCode,
+			m: month,
+			l: alert.los,
+			u: alert.guests,
+			r: alert.roomType,
+			c: alert.currency,
+			s: alert.shopId,
+			f: alert.rateField,
+			a: [],
+		};
+		const fields: unknown[] = [
+			Number(alert.checkIn.slice(8, 10)),
+			alert.changeType,
+			alert.previousRate,
+			alert.rate,
+			alert.change,
+			alert.changePercent,
+			time(alert.previousCollected),
+			time(alert.dtCollected),
+			alert.comparedWith,
+			alert.comparedRate,
+			alert.severity,
+		];
+		while (fields.length > 0 && (fields[fields.length - 1] === null || fields[fields.length - 1] === '')) fields.pop();
+		group.a.push(fields);
+		groups.set(key, group);
+	}
+	return JSON.stringify({ t: times, g: [...groups.values()] });
+}
+
+export function unpackAlerts(text: unknown): JournalAlert[] {
+	if (typeof text !== 'string' || text === '') return [];
+	const { t: times = [], g: groups = [] } = JSON.parse(text) as { t?: string[]; g?: PackedGroup[] };
+	return groups.flatMap((group) =>
+		group.a.map((fields) => {
+			const at = (index: number) => (fields[index] === undefined ? null : fields[index]);
+			const timeAt = (index: number) => (typeof fields[index] === 'number' ? times[fields[index] as number] : null);
+			return {
+				block: group.b,
+				shopId: group.s,
+				hotelCode: group.k,
+				hotelName: group.n,
+				websiteCode: group.w,
+				checkIn: `${group.m}-${String(fields[0]).padStart(2, '0')}`,
+				los: group.l,
+				guests: group.u,
+				roomType: group.r,
+				currency: group.c,
+				rateField: group.f,
+				changeType: String(fields[1]) as ReportedType,
+				previousRate: storedNumber(at(2)),
+				rate: storedNumber(at(3)),
+				change: storedNumber(at(4)),
+				changePercent: storedNumber(at(5)),
+				previousCollected: timeAt(6),
+				dtCollected: timeAt(7) ?? '',
+				comparedWith: String(at(8) ?? ''),
+				comparedRate: storedNumber(at(9)),
+				severity: String(at(10) ?? ''),
+			};
+		}),
+	);
+}

@@ -1,0 +1,154 @@
+import { sleep, type IDataObject } from 'n8n-workflow';
+
+import { allOf, anyOf, eq, type DataTables, type Row, type RowFilter, type TableHandle } from './dataTables';
+
+/**
+ * How Rate Changes writes a month row (a stay month, or a month of remembered positions) so that
+ * executions running at once, answers lost on the way back and executions that die half way never
+ * lose a write nor make one twice:
+ *
+ * - Every row carries `writers`: the tokens of its last writes, newest first. A token is one
+ *   execution's (journal.ts makes it), so a row tells which executions wrote it lately.
+ * - A stored row is written with a compare-and-set on its `writers` as they were read: of two
+ *   executions that read the same row, one writes and the other reads it again. A write whose
+ *   answer was lost and that is sent again matches nothing the second time; the row read back
+ *   then names the token, and the write counts as done.
+ * - A row not stored yet is inserted. Executions that insert the same new row at once each insert
+ *   one; the row with the lowest id counts, and the others lose: they read it and write over it
+ *   as over any stored row, and their own row goes. The lowest id is read twice, a moment apart,
+ *   since on Postgres a row with a lower id may become visible a little after one with a higher.
+ */
+
+export type StoredRow = Row;
+
+/** How many writes a row remembers: enough to tell, minutes later, whether an execution's write got in. */
+export const WRITERS_KEPT = 4;
+
+/** Keys per read: each is one "block eq …" condition of the filter in the query string. */
+export const KEYS_PER_READ = 50;
+
+/** The wait before a row just inserted is read again to see that no row with a lower id came first. */
+const SETTLE_MS = 200;
+
+/** A row left by an execution that lost a race (or died before removing it) is removed after this long. */
+const STRAY_AGE_MS = 10 * 60_000;
+
+export function writersAfter(token: string, previous: unknown): string {
+	return [token, ...writersOf(previous)].slice(0, WRITERS_KEPT).join(' ');
+}
+
+function writersOf(value: unknown): string[] {
+	return typeof value === 'string' && value !== '' ? value.split(' ') : [];
+}
+
+/** Whether the row's recent writes include one with this token. */
+export function wroteBy(row: Row | undefined, token: string): boolean {
+	return row !== undefined && writersOf(row.writers).includes(token);
+}
+
+export interface MonthWrite {
+	key: string;
+	/** The row as read, written over with a compare-and-set; none for a row not stored yet. */
+	stored?: StoredRow;
+	/** Every column but `writers`. */
+	data: IDataObject;
+}
+
+export interface WriteResult {
+	/** The keys this write got in for. */
+	won: Set<string>;
+	/** The rest, each with the row that counts now (another execution's); none when it is gone. */
+	lost: Map<string, StoredRow | undefined>;
+}
+
+/** The month rows of one table. */
+export class MonthRows {
+	constructor(
+		readonly api: DataTables,
+		readonly table: TableHandle,
+	) {}
+
+	/** The row that counts for each key: the lowest id; rows of the same key beside it are strays. */
+	async read(keys: readonly string[]): Promise<Map<string, StoredRow>> {
+		return (await this.readAll(keys)).counting;
+	}
+
+	/** The rows a filter finds, the row that counts for each key. */
+	async readWhere(filter: RowFilter): Promise<Map<string, StoredRow>> {
+		return (await this.sorted(await this.api.readRows(this.table, filter))).counting;
+	}
+
+	private async readAll(keys: readonly string[]): Promise<{ counting: Map<string, StoredRow>; strays: StoredRow[] }> {
+		const chunks: string[][] = [];
+		for (let start = 0; start < keys.length; start += KEYS_PER_READ) chunks.push(keys.slice(start, start + KEYS_PER_READ) as string[]);
+		const rows = (await Promise.all(chunks.map(async (chunk) => await this.api.readRows(this.table, anyOf(chunk.map((key) => eq('block', key))))))).flat();
+		return await this.sorted(rows);
+	}
+
+	/** Rows by key, lowest id first; strays old enough to be nobody's race any more are removed. */
+	private async sorted(rows: readonly StoredRow[]): Promise<{ counting: Map<string, StoredRow>; strays: StoredRow[] }> {
+		const counting = new Map<string, StoredRow>();
+		const strays: StoredRow[] = [];
+		for (const row of [...rows].sort((a, b) => a.id - b.id)) {
+			const key = String(row.block);
+			if (counting.has(key)) strays.push(row);
+			else counting.set(key, row);
+		}
+		const old = strays.filter((row) => Date.now() - Date.parse(String(row.createdAt ?? '')) > STRAY_AGE_MS);
+		if (old.length > 0) await this.api.deleteRows(this.table, anyOf(old.map((row) => eq('id', row.id))));
+		return { counting, strays };
+	}
+
+	async write(token: string, writes: readonly MonthWrite[]): Promise<WriteResult> {
+		const result: WriteResult = { won: new Set(), lost: new Map() };
+		const inserts = writes.filter((write) => write.stored === undefined);
+		await Promise.all(
+			writes
+				.filter((write) => write.stored !== undefined)
+				.map(async (write) => {
+					const now = await this.compareAndSet(token, write);
+					if (now === 'won') result.won.add(write.key);
+					else result.lost.set(write.key, now);
+				}),
+		);
+		if (inserts.length > 0) await this.insertNew(token, inserts, result);
+		return result;
+	}
+
+	/** Writes over the stored row if it is still as read; 'won', or the row as it is now (none: it was deleted meanwhile). */
+	private async compareAndSet(token: string, write: MonthWrite): Promise<'won' | StoredRow | undefined> {
+		const stored = write.stored as StoredRow;
+		const sameState = allOf(eq('id', stored.id), eq('writers', String(stored.writers ?? '')));
+		const { rows, uncertain } = await this.api.updateRows(this.table, sameState, { ...write.data, writers: writersAfter(token, stored.writers) });
+		if (rows.length > 0) return 'won';
+		const now = (await this.read([write.key])).get(write.key);
+		return uncertain && wroteBy(now, token) ? 'won' : now;
+	}
+
+	private async insertNew(token: string, inserts: readonly MonthWrite[], result: WriteResult): Promise<void> {
+		const keys = inserts.map((write) => write.key);
+		await this.api.insertRows(
+			this.table,
+			inserts.map((write) => ({ ...write.data, writers: token })),
+			async (batch) => {
+				const found = await this.api.readRows(this.table, anyOf(batch.map((row) => eq('block', String(row.block)))));
+				return found.some((row) => row.writers === token);
+			},
+		);
+		// Only this execution's insert gives a row its token in the insert path; another execution may
+		// already have written over it, keeping the token in `writers`.
+		const mine = (row: StoredRow | undefined) => wroteBy(row, token);
+		let rows = await this.readAll(keys);
+		if (keys.some((key) => mine(rows.counting.get(key)))) {
+			await sleep(SETTLE_MS);
+			rows = await this.readAll(keys);
+		}
+		for (const key of keys) {
+			const counting = rows.counting.get(key);
+			if (mine(counting)) result.won.add(key);
+			else result.lost.set(key, counting);
+		}
+		const myStrays = rows.strays.filter(mine);
+		if (myStrays.length > 0) await this.api.deleteRows(this.table, anyOf(myStrays.map((row) => eq('id', row.id))));
+	}
+}

@@ -1,0 +1,45 @@
+import type { TableHandle } from './dataTables';
+import { ORPHAN_AFTER_MS, type Entry, type Journal, type JournalAlert } from './journal';
+import { MonthRows, wroteBy } from './monthRows';
+import type { Store } from './tables';
+
+/**
+ * Entries left tentative by an execution that stopped between its writes (n8n restarted, the
+ * execution was cancelled, n8n's answers stayed lost). Their alerts count for exactly the month
+ * rows whose `writers` name the entry's token: those writes got in, so their alerts happened and
+ * must come out; the others never got in. Whoever resolves an entry confirms it by the same
+ * compare-and-set its execution would have used, so its alerts come out once: from the execution
+ * that resolved it when that one holds the same records (a retry, or the records delivered again),
+ * else in the next digest.
+ */
+
+export interface OrphanSearch {
+	/** Only entries of this operation; all operations' when not given (Digest). */
+	operation?: string;
+	/** An entry this execution may resolve at once, old or not: its alerts are of this execution's own records and the execution is n8n's retry of a failed one. */
+	sameRecords?: (alert: JournalAlert) => boolean;
+	retry: boolean;
+	token: string;
+}
+
+function isOrphan(entry: Entry, search: OrphanSearch, now: number): boolean {
+	if (search.operation !== undefined && entry.operation !== search.operation) return false;
+	const matches = search.sameRecords === undefined || entry.alerts.some(search.sameRecords);
+	if (!matches) return false;
+	return search.retry || now - Date.parse(entry.createdAt) >= ORPHAN_AFTER_MS;
+}
+
+/** Resolves the orphans the search allows; the alerts this execution now owns (it confirmed their entries). */
+export async function resolveOrphans(store: Store, search: OrphanSearch): Promise<JournalAlert[]> {
+	const now = Date.now();
+	const orphans = (await store.journal.tentative()).filter((entry) => isOrphan(entry, search, now));
+	const owned = await Promise.all(orphans.map(async (entry) => await resolve(store.journal, entry, search.token)));
+	return owned.flat();
+}
+
+async function resolve(journal: Journal, entry: Entry, token: string): Promise<JournalAlert[]> {
+	const table: TableHandle = { id: entry.monthTable, spec: { ...journal.table.spec, name: entry.monthTable }, columns: new Set() };
+	const rows = await new MonthRows(journal.api, table).read([...new Set(entry.alerts.map((alert) => alert.block))]);
+	const happened = entry.alerts.filter((alert) => wroteBy(rows.get(alert.block), entry.token));
+	return (await journal.confirm(entry.token, happened, token)) ? happened : [];
+}

@@ -1,0 +1,66 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { newToken, type JournalAlert } from './journal';
+import type { MonthRows, StoredRow } from './monthRows';
+import type { Store } from './tables';
+
+/**
+ * The rounds in which an operation writes its month rows (monthRows.ts) and its alerts
+ * (journal.ts): each round writes the alerts first (tentative), then the rows, then confirms the
+ * alerts of the rows that got in. A row another execution wrote in the meantime is read again and
+ * planned anew in the next round, with what is there now.
+ */
+
+/** What one month row becomes: its columns (none when nothing in it moves) and the alerts that write makes. */
+export interface MonthPlan<TExtra = unknown> {
+	key: string;
+	data?: IDataObject;
+	alerts: JournalAlert[];
+	/** What the operation needs of its plan once the row got in (the position it worked out). */
+	extra?: TExtra;
+}
+
+/** A row other executions wrote every time this one tried is left, this many rounds on. */
+export const MAX_ROUNDS = 5;
+
+export interface RoundsResult<TExtra> {
+	/** The plans whose rows got in (or needed no write). */
+	written: Map<string, MonthPlan<TExtra>>;
+	/** The alerts this execution confirmed: the ones it puts out. */
+	alerts: JournalAlert[];
+	/** Keys whose rows kept changing under this execution: nothing of them was written. */
+	contested: string[];
+}
+
+export async function writeInRounds<TExtra>(
+	context: IExecuteFunctions,
+	store: Store,
+	rows: MonthRows,
+	operation: string,
+	stored: ReadonlyMap<string, StoredRow>,
+	keys: readonly string[],
+	plan: (key: string, stored: StoredRow | undefined) => Promise<MonthPlan<TExtra>> | MonthPlan<TExtra>,
+): Promise<RoundsResult<TExtra>> {
+	const result: RoundsResult<TExtra> = { written: new Map(), alerts: [], contested: [] };
+	let pending = [...keys];
+	let current = new Map(stored);
+	for (let round = 1; pending.length > 0 && round <= MAX_ROUNDS; round++) {
+		const token = newToken(context);
+		const plans = await Promise.all(pending.map(async (key) => await plan(key, current.get(key))));
+		for (const unchanged of plans.filter((monthPlan) => monthPlan.data === undefined)) result.written.set(unchanged.key, unchanged);
+		const writes = plans.filter((monthPlan) => monthPlan.data !== undefined);
+		const alerts = writes.flatMap((monthPlan) => monthPlan.alerts);
+		if (alerts.length > 0) await store.journal.begin(token, operation, rows.table, alerts);
+		const { won, lost } = await rows.write(
+			token,
+			writes.map((monthPlan) => ({ key: monthPlan.key, stored: current.get(monthPlan.key), data: monthPlan.data as IDataObject })),
+		);
+		const wonAlerts = alerts.filter((alert) => won.has(alert.block));
+		if (alerts.length > 0 && (await store.journal.confirm(token, wonAlerts))) result.alerts.push(...wonAlerts);
+		for (const monthPlan of writes) if (won.has(monthPlan.key)) result.written.set(monthPlan.key, monthPlan);
+		pending = [...lost.keys()];
+		current = new Map([...lost].flatMap(([key, row]) => (row ? [[key, row] as const] : [])));
+	}
+	result.contested = pending;
+	return result;
+}

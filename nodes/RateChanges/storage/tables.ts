@@ -1,0 +1,132 @@
+import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { RequestLimiter } from '../../shared/concurrency';
+
+import { DataTables, type ColumnSpec, type ListedTable, type TableHandle, type TableSpec } from './dataTables';
+import { Journal } from './journal';
+import { MonthRows } from './monthRows';
+
+/**
+ * The three tables Rate Changes keeps in n8n's Data Tables, column by column
+ * (docs/nodes/rate-changes-reference.md shows them to users; a CI check holds the two together).
+ * Times are ISO 8601 text, not date columns: text compares exactly as it was written on every
+ * database n8n runs on, and a compare-and-set filters on it.
+ */
+
+export const RATES_TABLE_DEFAULT = 'travel_pricing_rates';
+export const CHANGES_TABLE_DEFAULT = 'travel_pricing_rate_changes';
+export const POSITIONS_TABLE_DEFAULT = 'travel_pricing_positions';
+
+/** One row per stay month: the latest record of each stay of one hotel, website, room, nights, guests and month (stayMonths.ts). */
+export const RATES_COLUMNS: readonly ColumnSpec[] = [
+	{ name: 'block', type: 'string' },
+	{ name: 'hotelCode', type: 'number' },
+	{ name: 'hotelName', type: 'string' },
+	{ name: 'websiteCode', type: 'number' },
+	{ name: 'roomType', type: 'string' },
+	{ name: 'los', type: 'number' },
+	{ name: 'guests', type: 'number' },
+	{ name: 'month', type: 'string' },
+	{ name: 'currency', type: 'string' },
+	{ name: 'shopId', type: 'number' },
+	{ name: 'latitude', type: 'number' },
+	{ name: 'longitude', type: 'number' },
+	{ name: 'rates', type: 'string' },
+	{ name: 'collected', type: 'string' },
+	{ name: 'writers', type: 'string' },
+];
+
+/** One row per round of writes of an execution that alerted: its alerts, packed (journal.ts). */
+export const CHANGES_COLUMNS: readonly ColumnSpec[] = [
+	{ name: 'entry', type: 'string' },
+	{ name: 'state', type: 'string' },
+	{ name: 'operation', type: 'string' },
+	{ name: 'monthTable', type: 'string' },
+	{ name: 'alertCount', type: 'number' },
+	{ name: 'alerts', type: 'string' },
+	{ name: 'collectedTo', type: 'string' },
+	{ name: 'resolvedBy', type: 'string' },
+	{ name: 'digestId', type: 'string' },
+	{ name: 'reportedAt', type: 'string' },
+];
+
+/** One row per month of remembered positions: my rank of each stay-night, or a stay's parity states (positionMonths.ts). */
+export const POSITIONS_COLUMNS: readonly ColumnSpec[] = [
+	{ name: 'block', type: 'string' },
+	{ name: 'kind', type: 'string' },
+	{ name: 'hotelCode', type: 'number' },
+	{ name: 'month', type: 'string' },
+	{ name: 'states', type: 'string' },
+	{ name: 'collected', type: 'string' },
+	{ name: 'writers', type: 'string' },
+];
+
+export function ratesTable(name: string): TableSpec {
+	return { field: 'Rates Table', name, columns: RATES_COLUMNS };
+}
+
+export function changesTable(name: string): TableSpec {
+	return { field: 'Changes Table', name, columns: CHANGES_COLUMNS };
+}
+
+export function positionsTable(name: string): TableSpec {
+	return { field: 'Positions Table', name, columns: POSITIONS_COLUMNS };
+}
+
+/** A column only version 1.0 of the node wrote, one per table: a table that has it is 1.0's. */
+const LEGACY_MARKERS: Record<string, string> = { 'Rates Table': 'stayKey', 'Changes Table': 'changeType', 'Positions Table': 'positionKey' };
+
+/** The name a 1.0 table is kept under beside the new one. */
+export function legacyName(name: string): string {
+	return `${name}_1_0`;
+}
+
+export interface OpenedTable {
+	table: TableHandle;
+	/** The table version 1.0 of the node kept under this name, renamed, read for what the new one lacks. */
+	legacy?: TableHandle;
+}
+
+function isLegacy(spec: TableSpec, table: ListedTable | undefined): table is ListedTable {
+	return (table?.columns ?? []).some(({ name }) => name === LEGACY_MARKERS[spec.field]);
+}
+
+/**
+ * Opens a table of the node, created when missing. A table of version 1.0 under the name (one row
+ * per stay, per alert or per position) is renamed `<name>_1_0` and a table in today's layout
+ * created in its place; the 1.0 table is then read for every month the new one has not stored
+ * yet, so no stored rate, unreported change or position is lost (CHANGELOG, 1.1.0).
+ */
+export async function openTable(api: DataTables, spec: TableSpec): Promise<OpenedTable> {
+	const found = await api.findTable(spec.name);
+	if (isLegacy(spec, found)) {
+		try {
+			await api.renameTable(found, legacyName(spec.name));
+		} catch (error) {
+			// Another execution renamed it first.
+			if (!(error instanceof NodeApiError) || !(await api.findTable(legacyName(spec.name)))) throw error as NodeApiError;
+		}
+	}
+	const table = await api.ensureTable(spec);
+	const legacy = await api.findTable(legacyName(spec.name));
+	if (!isLegacy(spec, legacy)) return { table };
+	return { table, legacy: { id: legacy.id, spec: { ...spec, name: legacy.name }, columns: new Set((legacy.columns ?? []).map(({ name }) => name)) } };
+}
+
+/** What an operation reads and writes, opened once per execution. */
+export interface Store {
+	api: DataTables;
+	journal: Journal;
+	legacyChanges?: TableHandle;
+}
+
+export async function openJournal(context: IExecuteFunctions, limiter: RequestLimiter, changesTableName: string): Promise<Store> {
+	const api = new DataTables(context, limiter);
+	const changes = await openTable(api, changesTable(changesTableName));
+	return { api, journal: new Journal(api, changes.table), legacyChanges: changes.legacy };
+}
+
+export async function openMonthRows(store: Store, spec: TableSpec): Promise<{ rows: MonthRows; legacy?: TableHandle }> {
+	const opened = await openTable(store.api, spec);
+	return { rows: new MonthRows(store.api, opened.table), legacy: opened.legacy };
+}
