@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { formatDuration, NEWEST_N8N } from '../test/e2e/harness';
+import { formatDuration, NEWEST_N8N } from '../platform/n8n';
 import { DEFAULT_CONCURRENCY } from '../nodes/shared/options';
 import { allEvents } from './cases/allEvents';
 import { hotelDemand, LARGE_DEMAND_ID } from './cases/hotelDemand';

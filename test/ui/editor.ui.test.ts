@@ -15,14 +15,14 @@ import {
 	DATA_TABLE_SCOPES,
 	E2E_OWNER,
 	ensureScheduleSheet,
-	loadWorkflow,
 	N8nPublicApi,
 	NEWEST_N8N,
 	REPO_ROOT,
 	SAMPLE_SCHEDULE_ROWS,
 	startE2e,
 	type E2eEnvironment,
-} from '../e2e/harness';
+} from '../../platform/n8n';
+import { loadWorkflow } from '../e2e/loadWorkflow';
 import { Editor, eventually } from './harness';
 
 /**
