@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatDuration, NEWEST_N8N } from '../platform/n8n';
-import { DEFAULT_CONCURRENCY } from '../nodes/shared/options';
+import { DEFAULT_CONCURRENCY } from '../nodes/shared/concurrency';
 import { allEvents } from './cases/allEvents';
 import { hotelDemand, LARGE_DEMAND_ID } from './cases/hotelDemand';
 import { packageWeight } from './cases/packageWeight';
