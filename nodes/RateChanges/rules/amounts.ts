@@ -31,9 +31,10 @@ export function percentChange(from: number, to: number): number {
 	return round2(((to - from) / from) * 100);
 }
 
-/** "182.00". */
+/** "182.00"; a negative amount with a true minus sign, as the signed forms below. */
 export function formatAmount(value: number): string {
-	return round2(value).toFixed(2);
+	const rounded = round2(value);
+	return rounded < 0 ? `−${(-rounded).toFixed(2)}` : rounded.toFixed(2);
 }
 
 /** "15", "2.5", "0.25": a percentage as typed, without trailing zeros. */
