@@ -9,7 +9,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** The font stack every client has. */
-export const FONT = 'Arial,Helvetica,sans-serif';
+const FONT = 'Arial,Helvetica,sans-serif';
 
 /** An outer table that fills a phone's width and stops at 600 px, the width email layouts keep to. */
 export function emailTable(rows: readonly string[]): string {
