@@ -61,7 +61,7 @@ function packageNodes(): PackageNode[] {
 	return [
 		node(new TravelPricingRateTrigger(), 'node-rate-trigger'),
 		node(new TravelPricingHotelInfo(), 'node-hotel-info'),
-		// Schedule offers three operations; the panel asks which one.
+		// Schedule offers four operations; the panel asks which one.
 		node(new TravelPricingSchedule(), 'node-schedule', 'Preview the next runs of a schedule'),
 		node(new TravelPricingEventImpact(), 'node-event-impact'),
 		node(new TravelPricingAirports(), 'node-airports'),
