@@ -1,9 +1,10 @@
 import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 import { config } from '@n8n/node-cli/eslint';
 
-// The community-package rules guard code that runs inside a user's n8n. Tests, the sandbox, the
-// e2e harness, benchmarks and scripts are never shipped (package.json "files" is dist/ only), and
-// they must start servers and processes, hold demo secrets, time things and print progress.
+// The community-package rules guard code that runs inside a user's n8n. The platform (the sandbox,
+// the n8n harness, the engine runner), tests, benchmarks and scripts are never shipped
+// (package.json "files" is dist/ only), and they must start servers and processes, hold demo
+// secrets, time things and print progress.
 const shippedCodeOnly = Object.fromEntries(
 	Object.keys(n8nCommunityNodesPlugin.rules).map((rule) => [`@n8n/community-nodes/${rule}`, 'off']),
 );
@@ -11,7 +12,7 @@ const shippedCodeOnly = Object.fromEntries(
 export default [
 	...config,
 	{
-		files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+		files: ['platform/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
 		rules: {
 			...shippedCodeOnly,
 			'no-console': 'off',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startSandbox, type Sandbox } from '../test/sandbox';
+import { startSandbox, type Sandbox } from '../platform/sandbox';
 import {
 	DATA_TABLE_SCOPES,
 	E2E_OWNER,
@@ -14,7 +14,7 @@ import {
 	type CredentialSeed,
 	type N8nRuntime,
 	type WorkflowSeed,
-} from '../test/e2e/harness';
+} from '../platform/n8n';
 import { startCountingProxy, type CountingProxy } from './countingProxy';
 import { progress } from './measure';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { N8nInstance } from '../test/e2e/harness';
+import type { N8nInstance } from '../platform/n8n';
 
 export function median(values: number[]): number {
 	if (values.length === 0) return Number.NaN;

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { formatDuration, NEWEST_N8N } from '../test/e2e/harness';
-import { DEFAULT_CONCURRENCY } from '../nodes/shared/options';
+import { formatDuration, NEWEST_N8N, type CredentialSeed, type WorkflowSeed } from '../platform/n8n';
+import type { Sandbox } from '../platform/sandbox';
+import { DEFAULT_CONCURRENCY } from '../nodes/shared/concurrency';
 import { allEvents } from './cases/allEvents';
 import { hotelDemand, LARGE_DEMAND_ID } from './cases/hotelDemand';
 import { packageWeight } from './cases/packageWeight';
-import { perItemRequests } from './cases/perItemRequests';
+import { perItemRequests, type PerItemCase } from './cases/perItemRequests';
 import { queueTrigger } from './cases/queueTrigger';
 import { rateChanges } from './cases/rateChanges';
 import { ABSENT_HOTEL, filteredRateTrigger, KEPT_HOTEL, rateTrigger, type FilteredTriggerCase, type Receiver, type TriggerCase } from './cases/rateTrigger';
@@ -27,6 +28,8 @@ import * as workflows from './workflows';
  * (its results go to <tmp>/travel-pricing-bench-partial/, not over the full run's files). With
  * BENCH_UPDATE=1 as well, the benchmarks it measures replace theirs in bench/results.*, each
  * noting the run it came from, and the others stay as they were.
+ *
+ * A new benchmark is a module in bench/cases/ and one entry in CASES.
  */
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -52,6 +55,161 @@ const DELIVERY_TOKEN = 'bench-delivery-token-5b1f0c';
 
 /** A group ("3") is wanted for any of its benchmarks ("3b"), and each benchmark of a wanted group. */
 const wanted = (id: string): boolean => !ONLY || ONLY.some((only) => id.startsWith(only) || only.startsWith(id));
+
+/** Benchmark 4's workflow and benchmark 3's receivers, imported into the shared n8n. */
+const DEMAND = workflows.demandWorkflow(LARGE_DEMAND_ID);
+const RECEIVERS = {
+	trigger: workflows.triggerWorkflow('benchRateTrigger', DELIVERY_TOKEN),
+	filteredTrigger: workflows.triggerWorkflow('benchRateTrigFlt', DELIVERY_TOKEN, KEPT_HOTEL),
+	allFilteredTrigger: workflows.triggerWorkflow('benchRateTrigOut', DELIVERY_TOKEN, ABSENT_HOTEL),
+	webhook: workflows.webhookWorkflow('benchWebhookOnly', 'none'),
+	webhookSplitOut: workflows.webhookWorkflow('benchWebhookSplt', 'splitOut'),
+	webhookIf: workflows.webhookWorkflow('benchWebhookIfNd', { hotelCode: KEPT_HOTEL }),
+	webhookFloor: workflows.webhookWorkflow('benchWebhookV1Fl', 'none', { typeVersion: 1, headerAuth: false }),
+	webhookFloorSplitOut: workflows.webhookWorkflow('benchWebhookV1Sp', 'splitOut', { typeVersion: 1, headerAuth: false }),
+};
+
+/** Every workflow and credential of the shared n8n, whichever of its benchmarks run. */
+function sharedSeeds(sandbox: Sandbox): { workflows: WorkflowSeed[]; credentials: CredentialSeed[] } {
+	const pairs = [workflows.hotelInfoWorkflows(sandbox.baseUrl), workflows.eventQueryWorkflows(sandbox.baseUrl), workflows.allEventsWorkflows(sandbox.baseUrl)];
+	return {
+		workflows: [...pairs.flatMap((pair) => [pair.node.seed, pair.before.seed, pair.http.seed]), DEMAND.seed, ...Object.values(RECEIVERS).map((receiver) => receiver.seed)],
+		credentials: [
+			...workflows.headerAuthCredentials(sandbox.credentials.accessToken, DELIVERY_TOKEN),
+			...workflows.caseCredentials(['1a', '1b', '2', '4'], sandbox.baseUrl, sandbox.credentials.accessToken),
+		],
+	};
+}
+
+/**
+ * One benchmark: its id (results.*, BENCH_ONLY), its title (the progress lines, and results.* if
+ * it stops with an error; a finished one reports its own), where it runs, and the function that
+ * measures it. Its rows, targets and notes are those of the BenchmarkResult that function returns
+ * from the spec given here (the sides compared, the targets, what bounds a miss).
+ *
+ * Where it runs: in the n8n the benchmarks share (its sandbox, workflows and credentials), in
+ * table order; after that n8n has stopped, with its n8n install and the package's tarball; or in
+ * n8n instances of its own, after the shared one is gone.
+ */
+type BenchCase = { id: string; title: string } & (
+	| { on: 'shared n8n' | 'after the shared n8n'; run(env: BenchEnvironment): Promise<BenchmarkResult> }
+	| { on: 'own n8n'; run(): Promise<BenchmarkResult> }
+);
+
+/** Benchmark 1: one request per input item, the package's node against the HTTP Request node. */
+function perItemCase(id: string, title: string, spec: (sandbox: Sandbox) => Omit<PerItemCase, 'id' | 'title'>): BenchCase {
+	return { id, title, on: 'shared n8n', run: (env) => perItemRequests(env, { id, title, ...spec(env.sandbox) }, ROUNDS) };
+}
+
+/** Benchmark 3: rate deliveries into the Rate Record Trigger against the Webhook node. */
+function triggerCase(spec: TriggerCase): BenchCase {
+	return { id: spec.id, title: spec.title, on: 'shared n8n', run: (env) => rateTrigger(env, spec, DELIVERY_TOKEN, TRIGGER_ROUNDS) };
+}
+
+const TRIGGER_SIDE = 'Rate Record Trigger, Manual registration, Bearer Token';
+const WEBHOOK_SIDE = 'Webhook node, POST, Header Auth (Authorization: Bearer …), Respond Immediately';
+const UNFILTERED_TRIGGER: Receiver = { workflow: RECEIVERS.trigger, side: 'trigger' };
+/**
+ * What is left when the trigger misses even n8n's floor for it (the Webhook node given the same
+ * isolate): not the isolate.
+ */
+const NOT_THE_ISOLATE =
+	"the trigger was slower than n8n's own Webhook node given the same webhook-phase isolate (the floor row), so the isolate does not account for it: what is left is the trigger's own work per delivery (its token check, the record check, its items) or the machine's load, which moves slices on a busy machine by tens of percent (the load averages in the header).";
+
+const FILTERED_TRIGGER: FilteredTriggerCase = {
+	id: '3c',
+	title: "Rate Record Trigger against Webhook + IF and against n8n's floor: 90 % of the records filtered out",
+	trigger: { workflow: RECEIVERS.filteredTrigger, side: 'trigger', keptHotel: KEPT_HOTEL },
+	webhook: { workflow: RECEIVERS.webhookIf, side: 'webhook' },
+	allFilteredOut: { workflow: RECEIVERS.allFilteredTrigger, side: 'trigger', keptHotel: ABSENT_HOTEL },
+	noneFilteredOut: UNFILTERED_TRIGGER,
+	records: 2000,
+	missedBecause:
+		"the mixed run spent more per delivery than its two extremes measured beside it predict: the filtered-out deliveries among kept ones cost more than F's, or the kept ones more than E's (the executions of the kept deliveries run while n8n takes the others, on the same 2 cores). Rounds of one side move by tens of percent on a busy machine (the load averages in the header), so a single round's miss of a few percent is within that noise.",
+	packageSide: `${TRIGGER_SIDE}, filter Hotel Codes = ${KEPT_HOTEL}`,
+	builtInSide: `${WEBHOOK_SIDE}, then an IF node: body.hotelCode equals ${KEPT_HOTEL}`,
+};
+
+/** Every benchmark, in the order they run. */
+const CASES: BenchCase[] = [
+	// First, while n8n's memory is still that of a fresh start: benchmark 4 measures it.
+	{ id: '4', title: 'Hotel Demand, Per Hotel and Date', on: 'shared n8n', run: (env) => hotelDemand(env, DEMAND, ROUNDS) },
+	perItemCase('1a', 'Hotel Info for 1,000 hotel codes', (sandbox) => {
+		const hotelCodes = sandbox.data.hotels.map((hotel) => hotel.hotelcode).slice(0, 1000);
+		return {
+			itemNoun: 'hotels',
+			items: hotelCodes.map((code) => ({ code })),
+			workflows: workflows.hotelInfoWorkflows(sandbox.baseUrl),
+			endpoint: 'hotelinfo',
+			expectedItems: hotelCodes.length,
+			maxRequests: 20,
+			noSlowerThanBefore: true,
+			packageSide: `Hotel Info node as the editor adds it (version 1.1, Simplify on), defaults (batches of 50 codes, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
+			builtInSide: "HTTP Request node, POST /hotelinfo with `{\"hotelcode\": …}` per item, defaults (every item's request at once)",
+			notes: [],
+		};
+	}),
+	perItemCase('1b', 'Event Impact, one query for each of 50 input items', (sandbox) => {
+		const cities = [...new Set(sandbox.data.events.map((event) => event.city))].sort();
+		const queryCities = Array.from({ length: 50 }, (_, index) => cities[index % cities.length]);
+		const eventsIn = (city: string): number => Math.min(50, sandbox.data.events.filter((event) => event.city === city).length);
+		return {
+			itemNoun: 'events',
+			items: queryCities.map((city) => ({ city })),
+			workflows: workflows.eventQueryWorkflows(sandbox.baseUrl),
+			endpoint: 'eventimpact',
+			expectedItems: queryCities.reduce((sum, city) => sum + eventsIn(city), 0),
+			noSlowerThanBefore: false,
+			packageSide: `Event Impact node as the editor adds it (version 1.1, Simplify on), filter City from the item, defaults (Limit 50, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
+			slowerBecause: "Beyond the requests, the node reads each item's filters and puts out one item per event (2,500), where the HTTP Request node puts out one item per query (50, the page).",
+			builtInSide:
+				'HTTP Request node, POST /eventimpact/?eventsImpactPerPage=50 with `{"city": …}` per item, defaults; it puts out one item per query (the page) and is not followed by the Split Out a user would add',
+			notes: [],
+		};
+	}),
+	{ id: '2', title: 'Event Impact, Return All', on: 'shared n8n', run: (env) => allEvents(env, workflows.allEventsWorkflows(env.sandbox.baseUrl), ROUNDS) },
+	triggerCase({
+		id: '3a',
+		title: `Rate Record Trigger against the Webhook node: ${RECORDS_3A.toLocaleString('en-US')} single-record deliveries`,
+		trigger: UNFILTERED_TRIGGER,
+		webhook: { workflow: RECEIVERS.webhook, side: 'webhook' },
+		floor: { workflow: RECEIVERS.webhookFloor, side: 'webhook' },
+		records: RECORDS_3A,
+		perDelivery: 1,
+		slice: Math.min(500, RECORDS_3A),
+		per: 'executions',
+		targetRatio: 0.95,
+		missedBecause: NOT_THE_ISOLATE,
+		packageSide: `${TRIGGER_SIDE}, no filters`,
+		builtInSide: WEBHOOK_SIDE,
+	}),
+	triggerCase({
+		id: '3b',
+		title: 'Rate Record Trigger against the Webhook node: 100 records per delivery',
+		trigger: UNFILTERED_TRIGGER,
+		webhook: { workflow: RECEIVERS.webhookSplitOut, side: 'webhook' },
+		floor: { workflow: RECEIVERS.webhookFloorSplitOut, side: 'webhook' },
+		records: 20_000,
+		perDelivery: 100,
+		slice: 5000,
+		per: 'records',
+		targetRatio: 0.95,
+		missedBecause: `${NOT_THE_ISOLATE} The record check is not the difference: it takes about 1 ms of a 100-record delivery, a quarter or less of what the former zod schema took.`,
+		packageSide: `${TRIGGER_SIDE}, no filters (one item per record)`,
+		builtInSide: `${WEBHOOK_SIDE}, then Split Out on \`body\` for one item per record`,
+	}),
+	{
+		id: FILTERED_TRIGGER.id,
+		title: FILTERED_TRIGGER.title,
+		on: 'shared n8n',
+		run: (env) => filteredRateTrigger(env, FILTERED_TRIGGER, DELIVERY_TOKEN, TRIGGER_ROUNDS),
+	},
+	// Last in the shared n8n: its tables and its large executions stay in n8n's database.
+	{ id: '7', title: 'Rate Changes, Detect Changes', on: 'shared n8n', run: (env) => rateChanges(env, ROUNDS) },
+	{ id: '5', title: 'Package weight', on: 'after the shared n8n', run: (env) => packageWeight(env.runtime, env.tarball, ROUNDS) },
+	// Its own n8n instances: one process and queue mode, at each pool size.
+	{ id: '6', title: 'Rate Record Trigger in queue mode', on: 'own n8n', run: () => queueTrigger(VERSION, QUEUE_RECORDS, DELIVERY_TOKEN) },
+];
 
 async function main(): Promise<void> {
 	const started = Date.now();
@@ -80,7 +238,7 @@ async function main(): Promise<void> {
 		writeResults(OUTPUT, results);
 	};
 	/** Runs one benchmark; one that stops with an error is recorded as failed and the others still run. */
-	const measure = async (id: string, title: string, run: () => Promise<BenchmarkResult>): Promise<void> => {
+	const measure = async ({ id, title }: BenchCase, run: () => Promise<BenchmarkResult>): Promise<void> => {
 		const caseStarted = Date.now();
 		try {
 			benchmarks.push(await run());
@@ -93,163 +251,19 @@ async function main(): Promise<void> {
 		save();
 	};
 
-	const demand = workflows.demandWorkflow(LARGE_DEMAND_ID);
-	const receivers = {
-		trigger: workflows.triggerWorkflow('benchRateTrigger', DELIVERY_TOKEN),
-		filteredTrigger: workflows.triggerWorkflow('benchRateTrigFlt', DELIVERY_TOKEN, KEPT_HOTEL),
-		allFilteredTrigger: workflows.triggerWorkflow('benchRateTrigOut', DELIVERY_TOKEN, ABSENT_HOTEL),
-		webhook: workflows.webhookWorkflow('benchWebhookOnly', 'none'),
-		webhookSplitOut: workflows.webhookWorkflow('benchWebhookSplt', 'splitOut'),
-		webhookIf: workflows.webhookWorkflow('benchWebhookIfNd', { hotelCode: KEPT_HOTEL }),
-		webhookFloor: workflows.webhookWorkflow('benchWebhookV1Fl', 'none', { typeVersion: 1, headerAuth: false }),
-		webhookFloorSplitOut: workflows.webhookWorkflow('benchWebhookV1Sp', 'splitOut', { typeVersion: 1, headerAuth: false }),
-	};
-	// Benchmarks 1 to 5 and 7 share one n8n; benchmark 6 starts its own.
-	const shared = ['1', '2', '3', '4', '5', '7'].some(wanted);
-	try {
-		if (shared) env = await startBenchEnvironment(VERSION, (sandbox) => {
-			const pairs = [
-				workflows.hotelInfoWorkflows(sandbox.baseUrl),
-				workflows.eventQueryWorkflows(sandbox.baseUrl),
-				workflows.allEventsWorkflows(sandbox.baseUrl),
-			];
-			return {
-				workflows: [...pairs.flatMap((pair) => [pair.node.seed, pair.before.seed, pair.http.seed]), demand.seed, ...Object.values(receivers).map((receiver) => receiver.seed)],
-				credentials: [
-					...workflows.headerAuthCredentials(sandbox.credentials.accessToken, DELIVERY_TOKEN),
-					...workflows.caseCredentials(['1a', '1b', '2', '4'], sandbox.baseUrl, sandbox.credentials.accessToken),
-				],
-			};
-		});
-		const ready = env;
-		if (ready) {
-			const { sandbox } = ready;
-
-			// First, while n8n's memory is still that of a fresh start: benchmark 4 measures it.
-			if (wanted('4')) await measure('4', 'Hotel Demand, Per Hotel and Date', () => hotelDemand(ready, demand, ROUNDS));
-
-			if (wanted('1')) {
-				const hotelCodes = sandbox.data.hotels.map((hotel) => hotel.hotelcode).slice(0, 1000);
-				await measure('1a', 'Hotel Info for 1,000 hotel codes', () =>
-					perItemRequests(
-						ready,
-						{
-							id: '1a',
-							title: 'Hotel Info for 1,000 hotel codes',
-							itemNoun: 'hotels',
-							items: hotelCodes.map((code) => ({ code })),
-							workflows: workflows.hotelInfoWorkflows(sandbox.baseUrl),
-							endpoint: 'hotelinfo',
-							expectedItems: hotelCodes.length,
-							maxRequests: 20,
-							noSlowerThanBefore: true,
-							packageSide: `Hotel Info node as the editor adds it (version 1.1, Simplify on), defaults (batches of 50 codes, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
-							builtInSide: "HTTP Request node, POST /hotelinfo with `{\"hotelcode\": …}` per item, defaults (every item's request at once)",
-							notes: [],
-						},
-						ROUNDS,
-					),
-				);
-				const cities = [...new Set(sandbox.data.events.map((event) => event.city))].sort();
-				const queryCities = Array.from({ length: 50 }, (_, index) => cities[index % cities.length]);
-				const eventsIn = (city: string): number => Math.min(50, sandbox.data.events.filter((event) => event.city === city).length);
-				await measure('1b', 'Event Impact, one query for each of 50 input items', () =>
-					perItemRequests(
-						ready,
-						{
-							id: '1b',
-							title: 'Event Impact, one query for each of 50 input items',
-							itemNoun: 'events',
-							items: queryCities.map((city) => ({ city })),
-							workflows: workflows.eventQueryWorkflows(sandbox.baseUrl),
-							endpoint: 'eventimpact',
-							expectedItems: queryCities.reduce((sum, city) => sum + eventsIn(city), 0),
-							noSlowerThanBefore: false,
-							packageSide: `Event Impact node as the editor adds it (version 1.1, Simplify on), filter City from the item, defaults (Limit 50, Concurrency Mode Adaptive, Concurrency ${DEFAULT_CONCURRENCY})`,
-							slowerBecause: "Beyond the requests, the node reads each item's filters and puts out one item per event (2,500), where the HTTP Request node puts out one item per query (50, the page).",
-							builtInSide:
-								'HTTP Request node, POST /eventimpact/?eventsImpactPerPage=50 with `{"city": …}` per item, defaults; it puts out one item per query (the page) and is not followed by the Split Out a user would add',
-							notes: [],
-						},
-						ROUNDS,
-					),
-				);
-			}
-
-			if (wanted('2')) {
-				await measure('2', 'Event Impact, Return All', () => allEvents(ready, workflows.allEventsWorkflows(sandbox.baseUrl), ROUNDS));
-			}
-
-			if (wanted('3')) {
-				const triggerSide = 'Rate Record Trigger, Manual registration, Bearer Token';
-				const webhookSide = 'Webhook node, POST, Header Auth (Authorization: Bearer …), Respond Immediately';
-				const trigger: Receiver = { workflow: receivers.trigger, side: 'trigger' };
-				// What is left when the trigger misses even n8n's floor for it (the Webhook node given the
-				// same isolate): not the isolate.
-				const notTheIsolate =
-					"the trigger was slower than n8n's own Webhook node given the same webhook-phase isolate (the floor row), so the isolate does not account for it: what is left is the trigger's own work per delivery (its token check, the record check, its items) or the machine's load, which moves slices on a busy machine by tens of percent (the load averages in the header).";
-				const cases: TriggerCase[] = [
-					{
-						id: '3a',
-						title: `Rate Record Trigger against the Webhook node: ${RECORDS_3A.toLocaleString('en-US')} single-record deliveries`,
-						trigger,
-						webhook: { workflow: receivers.webhook, side: 'webhook' },
-						floor: { workflow: receivers.webhookFloor, side: 'webhook' },
-						records: RECORDS_3A,
-						perDelivery: 1,
-						slice: Math.min(500, RECORDS_3A),
-						per: 'executions',
-						targetRatio: 0.95,
-						missedBecause: notTheIsolate,
-						packageSide: `${triggerSide}, no filters`,
-						builtInSide: webhookSide,
-					},
-					{
-						id: '3b',
-						title: 'Rate Record Trigger against the Webhook node: 100 records per delivery',
-						trigger,
-						webhook: { workflow: receivers.webhookSplitOut, side: 'webhook' },
-						floor: { workflow: receivers.webhookFloorSplitOut, side: 'webhook' },
-						records: 20_000,
-						perDelivery: 100,
-						slice: 5000,
-						per: 'records',
-						targetRatio: 0.95,
-						missedBecause: `${notTheIsolate} The record check is not the difference: it takes about 1 ms of a 100-record delivery, a quarter or less of what the former zod schema took.`,
-						packageSide: `${triggerSide}, no filters (one item per record)`,
-						builtInSide: `${webhookSide}, then Split Out on \`body\` for one item per record`,
-					},
-				];
-				for (const spec of cases.filter((triggerCase) => wanted(triggerCase.id))) {
-					await measure(spec.id, spec.title, () => rateTrigger(ready, spec, DELIVERY_TOKEN, TRIGGER_ROUNDS));
-				}
-				const filtered: FilteredTriggerCase = {
-					id: '3c',
-					title: "Rate Record Trigger against Webhook + IF and against n8n's floor: 90 % of the records filtered out",
-					trigger: { workflow: receivers.filteredTrigger, side: 'trigger', keptHotel: KEPT_HOTEL },
-					webhook: { workflow: receivers.webhookIf, side: 'webhook' },
-					allFilteredOut: { workflow: receivers.allFilteredTrigger, side: 'trigger', keptHotel: ABSENT_HOTEL },
-					noneFilteredOut: trigger,
-					records: 2000,
-					missedBecause:
-						"the mixed run spent more per delivery than its two extremes measured beside it predict: the filtered-out deliveries among kept ones cost more than F's, or the kept ones more than E's (the executions of the kept deliveries run while n8n takes the others, on the same 2 cores). Rounds of one side move by tens of percent on a busy machine (the load averages in the header), so a single round's miss of a few percent is within that noise.",
-					packageSide: `${triggerSide}, filter Hotel Codes = ${KEPT_HOTEL}`,
-					builtInSide: `${webhookSide}, then an IF node: body.hotelCode equals ${KEPT_HOTEL}`,
-				};
-				if (wanted(filtered.id)) await measure(filtered.id, filtered.title, () => filteredRateTrigger(ready, filtered, DELIVERY_TOKEN, TRIGGER_ROUNDS));
-			}
-
-			// Last in the shared n8n: its tables and its large executions stay in n8n's database.
-			if (wanted('7')) await measure('7', 'Rate Changes, Detect Changes', () => rateChanges(ready, ROUNDS));
+	const chosen = CASES.filter((benchCase) => wanted(benchCase.id));
+	if (chosen.some((benchCase) => benchCase.on !== 'own n8n')) {
+		try {
+			env = await startBenchEnvironment(VERSION, sharedSeeds);
+			const shared = env;
+			for (const benchCase of chosen) if (benchCase.on === 'shared n8n') await measure(benchCase, () => benchCase.run(shared));
+		} finally {
+			await env?.close();
 		}
-	} finally {
-		await env?.close();
+		const stopped = env;
+		for (const benchCase of chosen) if (benchCase.on === 'after the shared n8n') await measure(benchCase, () => benchCase.run(stopped));
 	}
-	const ready = env;
-	if (wanted('5') && ready) await measure('5', 'Package weight', () => packageWeight(ready.runtime, ready.tarball, ROUNDS));
-
-	// Its own n8n instances (one process and queue mode, at each pool size), after the shared one is gone.
-	if (wanted('6')) await measure('6', 'Rate Record Trigger in queue mode', () => queueTrigger(VERSION, QUEUE_RECORDS, DELIVERY_TOKEN));
+	for (const benchCase of chosen) if (benchCase.on === 'own n8n') await measure(benchCase, () => benchCase.run());
 
 	save();
 	progress(`done in ${formatDuration(Date.now() - started)}: ${path.join(OUTPUT, 'results.md')}`);

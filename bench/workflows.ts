@@ -1,5 +1,5 @@
 import { RATES_COLUMNS } from '../nodes/RateChanges/tables';
-import { N8N_API_CREDENTIAL, type CredentialSeed, type WorkflowSeed } from '../test/e2e/harness';
+import { N8N_API_CREDENTIAL, type CredentialSeed, type WorkflowSeed } from '../platform/n8n';
 
 /**
  * The benchmark workflows, each pair built the way its user would build it in the editor: this

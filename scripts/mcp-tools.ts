@@ -1,4 +1,4 @@
-import { connectMcpClient } from '../test/e2e/harness';
+import { connectMcpClient } from '../platform/n8n';
 
 /**
  * `npm run mcp:tools`: the official MCP client (@modelcontextprotocol/sdk) pointed at an MCP Server

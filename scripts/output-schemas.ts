@@ -1,15 +1,14 @@
 /**
  * `npm run schemas`: writes each node's output schema (nodes/<Node>/__schema__/), inferred from
- * what the node puts out against the sandbox (see test/harness/outputSchemas.ts). Run it after a
+ * what the node puts out against the sandbox (see platform/engine/outputSchemas.ts). Run it after a
  * change to what a node outputs; test/package/outputSchemas.engine.test.ts fails until then.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { stopEngine } from '../test/harness/engine';
-import { inferOutputSchemas, schemaPath, schemaText } from '../test/harness/outputSchemas';
+import { inferOutputSchemas, schemaPath, schemaText, stopEngine } from '../platform/engine';
 
 async function main(): Promise<void> {
-	const { startSandbox } = await import('../test/sandbox');
+	const { startSandbox } = await import('../platform/sandbox');
 	const sandbox = await startSandbox({ port: 0 });
 	try {
 		for (const [file, schema] of await inferOutputSchemas(sandbox)) {

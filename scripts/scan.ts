@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { packPackage, REPO_ROOT } from '../test/e2e/harness/communityPackage';
-import { runChecked } from '../test/e2e/harness/processes';
+import { packPackage, REPO_ROOT } from '../platform/n8n/communityPackage';
+import { runChecked } from '../platform/n8n/processes';
 
 /**
  * `npm run scan`: n8n's verification scanner (@n8n/scan-community-package) on this package, with

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { startSandbox, type Sandbox } from '../test/sandbox';
+import { startSandbox, type Sandbox } from '../platform/sandbox';
 import {
 	bindCredentials,
 	DATA_TABLE_SCOPES,
@@ -35,7 +35,7 @@ import {
 	type ScriptedModel,
 	type ServiceAccess,
 	type WorkflowSeed,
-} from '../test/e2e/harness';
+} from '../platform/n8n';
 
 /**
  * `npm start`: a ready n8n with this package, its credentials and the example workflows, talking

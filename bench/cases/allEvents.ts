@@ -1,4 +1,4 @@
-import { DEFAULT_CONCURRENCY } from '../../nodes/shared/options';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/concurrency';
 import type { BenchEnvironment } from '../environment';
 import { alternate, progress } from '../measure';
 import type { BenchmarkResult } from '../report';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EndpointKey } from '../../test/sandbox';
+import type { EndpointKey } from '../../platform/sandbox';
 import type { BenchEnvironment } from '../environment';
 import { callWorkflow, executionRunData, latestExecution, median, progress } from '../measure';
 import type { Row } from '../report';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { N8nInstance, ownPackageJson, REPO_ROOT, runChecked, type N8nRuntime } from '../../test/e2e/harness';
+import { N8nInstance, ownPackageJson, REPO_ROOT, runChecked, type N8nRuntime } from '../../platform/n8n';
 import { alternate, progress } from '../measure';
 import type { BenchmarkResult } from '../report';
 import { medianOf, row } from './common';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EndpointKey } from '../../test/sandbox';
+import type { EndpointKey } from '../../platform/sandbox';
 import type { BenchEnvironment } from '../environment';
 import { alternate, progress } from '../measure';
 import type { BenchmarkResult, Row } from '../report';

@@ -1,6 +1,6 @@
-import type { Sandbox } from '../../test/sandbox';
-import { N8nInstance } from '../../test/e2e/harness';
-import { startQueueCluster } from '../../test/queue/harness';
+import type { Sandbox } from '../../platform/sandbox';
+import { N8nInstance } from '../../platform/n8n';
+import { startQueueCluster } from '../../platform/queue';
 import { startBenchEnvironment } from '../environment';
 import { BenchmarkFailure, countExecutions, progress, waitForSuccessfulExecutions } from '../measure';
 import type { BenchmarkResult, Row } from '../report';

@@ -1,7 +1,7 @@
 import { RATES_COLUMNS } from '../../nodes/RateChanges/tables';
-import type { ExpectedChange, RateRecord } from '../../test/sandbox';
-import { repeatRecords } from '../../test/sandbox/rateChanges';
-import { buildRateRecords } from '../../test/sandbox/rateRecords';
+import type { ExpectedChange, RateRecord } from '../../platform/sandbox';
+import { repeatRecords } from '../../platform/sandbox/rateChanges';
+import { buildRateRecords } from '../../platform/sandbox/rateRecords';
 import type { ProxiedRequest } from '../countingProxy';
 import type { BenchEnvironment } from '../environment';
 import { alternate, BenchmarkFailure, callWorkflow, latestExecution, nodeOutput, progress, storedRunData, summarizeRuns } from '../measure';

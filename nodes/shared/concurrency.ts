@@ -1,7 +1,6 @@
 import type { INode } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from './options';
 import { parseRetryAfter } from './retry';
 
 /**
@@ -43,6 +42,12 @@ export async function settle<TResult>(task: () => TResult | Promise<TResult>): P
 		return { error };
 	}
 }
+
+/** The default of every node's Concurrency (its field: options.ts): the ceiling of Adaptive, where
+ * the requests in flight start low and grow while the service answers well
+ * (docs/requests.md#concurrency), so the default may be the field's highest value;
+ * docs/benchmarks.md, benchmark 1b, for what it costs and gains. */
+export const DEFAULT_CONCURRENCY = 50;
 
 /** Adaptive: the requests in flight follow the service's answers, up to Concurrency. Fixed: always Concurrency. */
 export type ConcurrencyMode = 'adaptive' | 'fixed';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ConcurrencyMode, ConcurrencySettings } from './concurrency';
+import { DEFAULT_CONCURRENCY, type ConcurrencyMode, type ConcurrencySettings } from './concurrency';
 import { FieldError } from './errors';
 import { parseDecimal, parseWholeNumber } from './fields';
 import type { RetryPolicy } from './retry';
@@ -9,11 +9,6 @@ import type { RetryPolicy } from './retry';
  * The options every node shares in its Options collection: each one's field, and its reading,
  * checked against the bounds that same field shows the user.
  */
-
-/** The default of every node's Concurrency: the ceiling of Adaptive, where the requests in flight
- * start low and grow while the service answers well (docs/requests.md#concurrency), so the default
- * may be the field's highest value; docs/benchmarks.md, benchmark 1b, for what it costs and gains. */
-export const DEFAULT_CONCURRENCY = 50;
 
 // The defaults match DEFAULT_RETRY_POLICY; the lint rule wants literals here.
 const maxAttemptsOption: INodeProperties = {

@@ -15,13 +15,13 @@ import {
 	startE2e,
 	type E2eEnvironment,
 	type WorkflowSeed,
-} from './harness';
-import { startScriptedModel, toolResults, type ChatRequest, type ScriptedModel } from './harness/scriptedModel';
+} from '../../platform/n8n';
+import { startScriptedModel, toolResults, type ChatRequest, type ScriptedModel } from '../../platform/n8n/scriptedModel';
 import { HOTEL_CODES, operationData, type OperationData } from './operationCases';
 
 /**
  * This package's nodes as tools of n8n's AI Agent: the agent's chat model is the OpenAI Chat Model
- * node pointed at a scripted OpenAI-compatible server (harness/scriptedModel.ts), which first calls
+ * node pointed at a scripted OpenAI-compatible server (platform/n8n/scriptedModel.ts), which first calls
  * the tools with arguments, then answers from what they returned. The tool calls must reach the
  * sandbox as valid requests, and the tools' results must come back to the model.
  */

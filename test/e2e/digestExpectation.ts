@@ -1,5 +1,5 @@
-import { milesBetween } from '../sandbox/api/eventFilters';
-import type { SandboxData } from '../sandbox';
+import { milesBetween } from '../../platform/sandbox/api/eventFilters';
+import type { SandboxData } from '../../platform/sandbox';
 
 /**
  * What the "Event impact digest" example must find in the sandbox's data, given the fields of its

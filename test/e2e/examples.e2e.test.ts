@@ -24,7 +24,7 @@ import {
 	type E2eEnvironment,
 	type SheetRow,
 	type WorkflowSeed,
-} from './harness';
+} from '../../platform/n8n';
 
 /**
  * The example workflows of examples/, imported as a user imports them (with the demo credentials

@@ -14,8 +14,8 @@ import {
 	type McpAccess,
 	type McpTransport,
 	type WorkflowSeed,
-} from './harness';
-import { nextRunAtOrAfter, parsePattern } from '../sandbox/scheduleFields';
+} from '../../platform/n8n';
+import { nextRunAtOrAfter, parsePattern } from '../../platform/sandbox/scheduleFields';
 import { HOTEL_CODES, operationData, type OperationData } from './operationCases';
 
 /**

@@ -1,5 +1,6 @@
-import type { Sandbox } from '../sandbox';
-import { loadWorkflow, outputOf, type WorkflowRun, type WorkflowSeed } from './harness';
+import type { Sandbox } from '../../platform/sandbox';
+import { outputOf, type WorkflowRun, type WorkflowSeed } from '../../platform/n8n';
+import { loadWorkflow } from './loadWorkflow';
 
 /**
  * The operation nodes' workflows and what each run must show, shared by every suite that runs them
@@ -40,7 +41,7 @@ export interface OperationCase {
  * throwaway copy is read before any sandbox runs.
  */
 export async function operationData(): Promise<OperationData> {
-	const { buildData } = await import('../sandbox/data');
+	const { buildData } = await import('../../platform/sandbox/data');
 	const data = buildData();
 	return {
 		city: mostCommon(data.events.map((event) => event.city)),

@@ -1,4 +1,4 @@
-import { e2eVersions, startE2e, type E2eEnvironment } from './harness';
+import { e2eVersions, startE2e, type E2eEnvironment } from '../../platform/n8n';
 import { OPERATION_CASES, operationData, operationWorkflows, runOperationCase, type OperationData } from './operationCases';
 
 /**

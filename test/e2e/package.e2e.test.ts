@@ -1,4 +1,4 @@
-import { e2eVersions, ownPackageJson, startE2e, type E2eEnvironment } from './harness';
+import { e2eVersions, ownPackageJson, startE2e, type E2eEnvironment } from '../../platform/n8n';
 
 const PACKAGE = ownPackageJson().name;
 

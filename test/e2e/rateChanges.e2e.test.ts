@@ -1,7 +1,6 @@
-import type { ExpectedChange, RunSummary } from '../sandbox';
+import type { ExpectedChange, RunSummary } from '../../platform/sandbox';
 import {
 	digestExample,
-	describeVersions,
 	e2eVersions,
 	NO_DATA_TABLES_REFUSAL,
 	outputOf,
@@ -11,7 +10,8 @@ import {
 	type AlertInbox,
 	type E2eEnvironment,
 	type WorkflowSeed,
-} from './harness';
+} from '../../platform/n8n';
+import { describeVersions } from './describeVersions';
 
 /**
  * The "Rate change digest" example in a real n8n against the sandbox: the sandbox runs one shop,

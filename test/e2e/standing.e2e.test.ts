@@ -1,8 +1,7 @@
-import type { MarketInput, RunSummary } from '../sandbox';
+import type { MarketInput, RunSummary } from '../../platform/sandbox';
 import {
 	digestExample,
 	API_CREDENTIAL,
-	describeVersions,
 	e2eVersions,
 	N8N_API_CREDENTIAL,
 	NO_DATA_TABLES_REFUSAL,
@@ -13,7 +12,8 @@ import {
 	type AlertInbox,
 	type E2eEnvironment,
 	type WorkflowSeed,
-} from './harness';
+} from '../../platform/n8n';
+import { describeVersions } from './describeVersions';
 
 /**
  * The "Undercut and parity alerts" example in a real n8n against a comp-set shop of the sandbox

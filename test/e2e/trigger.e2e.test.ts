@@ -1,5 +1,6 @@
-import { deliveryFailures } from '../sandbox';
-import { e2eVersions, loadWorkflow, startE2e, type E2eEnvironment } from './harness';
+import { deliveryFailures } from '../../platform/sandbox';
+import { e2eVersions, startE2e, type E2eEnvironment } from '../../platform/n8n';
+import { loadWorkflow } from './loadWorkflow';
 
 /**
  * The Rate Record Trigger in a running n8n, fed by the sandbox's rate shop runs: it registers

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import { credentialsFor, runNode, useSandbox } from '../harness';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../platform/sandbox';
 
 type SeedEvent = Sandbox['data']['seedEvents'][number];
 

@@ -1,6 +1,16 @@
-export { runNode, runWorkflow, loadPackage, fullNodeType, stopEngine, PACKAGE_NAME } from './engine';
-export type { CredentialSet, NodeRunResult, RunNodeOptions, WorkflowDefinition } from './engine';
-export { credentialsFor, testCredential } from './credentials';
-export type { CredentialTestResult } from './credentials';
+export {
+	airportByCode,
+	credentialsFor,
+	DAILY_FROM_2030_SCHEDULE,
+	fullNodeType,
+	loadPackage,
+	PACKAGE_NAME,
+	runNode,
+	runWorkflow,
+	stopEngine,
+	testCredential,
+	VALID_SHOP_UPDATE,
+} from '../../platform/engine';
+export type { CredentialSet, CredentialTestResult, NodeRunResult, RunNodeOptions, WorkflowDefinition } from '../../platform/engine';
 export { useSandbox } from './sandbox';
-export { airportByCode, DAILY_FROM_2030_SCHEDULE, DAILY_FROM_2030_SCHEDULE_BODY, VALID_SHOP_UPDATE, VALID_SHOP_UPDATE_BODY } from './fixtures';
+export { DAILY_FROM_2030_SCHEDULE_BODY, VALID_SHOP_UPDATE_BODY } from './fixtures';

@@ -1,4 +1,4 @@
-import { stopEngine } from './engine';
+import { stopEngine } from '../../platform/engine/engine';
 
 afterAll(async () => {
 	await stopEngine();

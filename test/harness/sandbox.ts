@@ -1,4 +1,4 @@
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../platform/sandbox';
 
 /**
  * One sandbox for a test file, started before its first test and closed after its last. What it

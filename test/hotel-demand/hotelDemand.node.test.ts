@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { credentialsFor, runNode, useSandbox } from '../harness';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../platform/sandbox';
 
 const sandbox = useSandbox();
 

@@ -1,5 +1,5 @@
 import { useSandbox } from '../harness';
-import { inferOutputSchemas, OUTPUT_SCHEMA_CASES, readSchemaFile, schemaText } from '../harness/outputSchemas';
+import { inferOutputSchemas, OUTPUT_SCHEMA_CASES, readSchemaFile, schemaText } from '../../platform/engine';
 
 const sandbox = useSandbox();
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadWorkflow, N8N_API_CREDENTIAL, outputOf, printProgress, type WorkflowRun, type WorkflowSeed } from '../e2e/harness';
+import { N8N_API_CREDENTIAL, outputOf, printProgress, type WorkflowRun, type WorkflowSeed } from '../../platform/n8n';
+import { loadWorkflow } from '../e2e/loadWorkflow';
 import { OPERATION_CASES, operationData, operationWorkflows, runOperationCase, type OperationData } from '../e2e/operationCases';
-import { deliveryFailures, type ExpectedChange } from '../sandbox';
-import { RECOMMENDED_POOL_SIZE, startQueueCluster, type QueueCluster, type StoredExecution } from './harness';
+import { deliveryFailures, type ExpectedChange } from '../../platform/sandbox';
+import { RECOMMENDED_POOL_SIZE, startQueueCluster, type QueueCluster, type StoredExecution } from '../../platform/queue';
 
 /**
  * The package in n8n's queue mode: a main (activation), two workers (executions) and a webhook

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { TravelPricingRateTrigger } from '../../nodes/RateTrigger/TravelPricingRateTrigger.node';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../platform/sandbox';
 import { hookContext, sendOverHttp, webhookContext, type TriggerSetup } from './fakeContexts';
 
 const trigger = new TravelPricingRateTrigger();

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '../e2e/harness/communityPackage';
-import { runChecked, runCommand } from '../e2e/harness/processes';
+import { REPO_ROOT } from '../../platform/n8n/communityPackage';
+import { runChecked, runCommand } from '../../platform/n8n/processes';
 
 /**
  * The release gates of .ci/run, each shown to fail on a deliberately broken copy: `npm run scan`

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { DeliveryClient } from './delivery';
-import type { StoredWebhook } from './webhooks';
+import { DeliveryClient } from '../../platform/sandbox/delivery';
+import type { StoredWebhook } from '../../platform/sandbox/webhooks';
 
 /** A receiver; `onRequest` decides per request, knowing whether its connection served one before. */
 async function receiver(onRequest: (reused: boolean, request: http.IncomingMessage, response: http.ServerResponse) => void) {

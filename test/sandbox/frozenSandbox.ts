@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { DAILY_FROM_2030_SCHEDULE_BODY } from '../harness/fixtures';
 import { useSandbox } from '../harness/sandbox';
-import type { RateRecord, Sandbox } from './index';
+import type { RateRecord, Sandbox } from '../../platform/sandbox';
 
 /** What the sandbox's own tests share: one sandbox a file on a frozen clock, its clients, a receiver. */
 

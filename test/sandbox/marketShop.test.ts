@@ -1,8 +1,8 @@
 import axios, { type AxiosInstance } from 'axios';
 import { deliveredRecords, startReceiver, type Receiver } from './frozenSandbox';
-import { startSandbox, type MarketInput, type RateRecord, type RunSummary, type Sandbox } from './index';
-import { MAX_MARKUP } from './marketShop';
-import { SOLD_OUT } from './rateRecords';
+import { startSandbox, type MarketInput, type RateRecord, type RunSummary, type Sandbox } from '../../platform/sandbox';
+import { MAX_MARKUP } from '../../platform/sandbox/marketShop';
+import { SOLD_OUT } from '../../platform/sandbox/rateRecords';
 
 const START = '2026-12-01T10:54:00.000Z';
 /** Shop 5: hotels 100019, 100067, 100117 and 100133 on websites 2, 5 and 12, USD, a 30-day horizon. */

@@ -1,6 +1,6 @@
 import axios, { type AxiosInstance } from 'axios';
 import { deliveredRecords, startReceiver, type Receiver } from './frozenSandbox';
-import { startSandbox, type ChangeType, type ExpectedChange, type RateRecord, type RunSummary, type Sandbox } from './index';
+import { startSandbox, type ChangeType, type ExpectedChange, type RateRecord, type RunSummary, type Sandbox } from '../../platform/sandbox';
 
 const START = '2026-12-01T10:54:00.000Z';
 const CHANGES = { seed: 42, changed: 0.1, soldOut: 0.05, backOnSale: 0.5 };

@@ -1,4 +1,4 @@
-import type { RateRecord } from './index';
+import type { RateRecord } from '../../platform/sandbox';
 import { client, expectError, startReceiver, useFrozenSandbox, type Receiver, type Received } from './frozenSandbox';
 
 const { sandbox, api, control } = useFrozenSandbox();

@@ -1,4 +1,4 @@
-import type { RateRecord } from './index';
+import type { RateRecord } from '../../platform/sandbox';
 import { HOUR, MINUTE, MORNING_SCHEDULE, startReceiver, useFrozenSandbox, type Receiver } from './frozenSandbox';
 
 const { sandbox, api, control } = useFrozenSandbox();

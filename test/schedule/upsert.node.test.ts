@@ -96,7 +96,7 @@ describe('a row whose fields are the ones last sent sends nothing', () => {
 		expect(sandbox.schedules()).toHaveLength(2);
 	});
 
-	it('the fingerprint is of the body sent, so the same fields written differently are unchanged too', async () => {
+	it('the fingerprint is of the fields sent, so the same fields written differently are unchanged too', async () => {
 		const first = await runUpsert([{ ...MORNING, hours: '6' }]);
 		sandbox.clearRequests();
 		const second = await runUpsert([writtenBack({ ...MORNING, hours: ' 06 ', status: 1 }, first.items[0].json)]);

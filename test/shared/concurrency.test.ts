@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 
-import { requestLimiter, RequestLimiter, type ConcurrencySettings } from '../../nodes/shared/concurrency';
-import { concurrencyFrom, DEFAULT_CONCURRENCY } from '../../nodes/shared/options';
+import { DEFAULT_CONCURRENCY, requestLimiter, RequestLimiter, type ConcurrencySettings } from '../../nodes/shared/concurrency';
+import { concurrencyFrom } from '../../nodes/shared/options';
 
 const fixed = (concurrency: number): ConcurrencySettings => ({ concurrency, concurrencyMode: 'fixed' });
 const adaptive = (concurrency: number): ConcurrencySettings => ({ concurrency, concurrencyMode: 'adaptive' });

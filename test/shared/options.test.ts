@@ -1,6 +1,6 @@
 import { FieldError } from '../../nodes/shared/errors';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/concurrency';
 import {
-	DEFAULT_CONCURRENCY,
 	pageSizeOption,
 	requestOptionsFrom,
 	retryPolicyFrom,

@@ -6,9 +6,9 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from '../../nodes/shared/options';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/concurrency';
 import { credentialsFor, DAILY_FROM_2030_SCHEDULE, runNode, useSandbox, VALID_SHOP_UPDATE } from '../harness';
-import type { EndpointKey } from '../sandbox';
+import type { EndpointKey } from '../../platform/sandbox';
 
 const sandbox = useSandbox();
 

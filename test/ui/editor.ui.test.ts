@@ -15,14 +15,14 @@ import {
 	DATA_TABLE_SCOPES,
 	E2E_OWNER,
 	ensureScheduleSheet,
-	loadWorkflow,
 	N8nPublicApi,
 	NEWEST_N8N,
 	REPO_ROOT,
 	SAMPLE_SCHEDULE_ROWS,
 	startE2e,
 	type E2eEnvironment,
-} from '../e2e/harness';
+} from '../../platform/n8n';
+import { loadWorkflow } from '../e2e/loadWorkflow';
 import { Editor, eventually } from './harness';
 
 /**
@@ -61,7 +61,7 @@ function packageNodes(): PackageNode[] {
 	return [
 		node(new TravelPricingRateTrigger(), 'node-rate-trigger'),
 		node(new TravelPricingHotelInfo(), 'node-hotel-info'),
-		// Schedule offers three operations; the panel asks which one.
+		// Schedule offers four operations; the panel asks which one.
 		node(new TravelPricingSchedule(), 'node-schedule', 'Preview the next runs of a schedule'),
 		node(new TravelPricingEventImpact(), 'node-event-impact'),
 		node(new TravelPricingAirports(), 'node-airports'),

@@ -1,5 +1,5 @@
-import { milesBetween } from './eventFilters';
-import type { ServiceEvent } from '../index';
+import { milesBetween } from '../../../platform/sandbox/api/eventFilters';
+import type { ServiceEvent } from '../../../platform/sandbox';
 import { expectError, useFrozenSandbox } from '../frozenSandbox';
 
 const { sandbox, api } = useFrozenSandbox();

@@ -1,4 +1,4 @@
-import type { Hotel } from '../index';
+import type { Hotel } from '../../../platform/sandbox';
 import { expectError, useFrozenSandbox } from '../frozenSandbox';
 
 const { sandbox, api, control } = useFrozenSandbox();

@@ -1,4 +1,4 @@
-import { buildData } from './index';
+import { buildData } from '../../../platform/sandbox/data';
 import { useFrozenSandbox } from '../frozenSandbox';
 
 const { sandbox } = useFrozenSandbox();

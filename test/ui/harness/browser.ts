@@ -1,5 +1,5 @@
 import { chromium, selectors, type Browser } from 'playwright-core';
-import { installDebianPackages, onPath } from '../../e2e/harness';
+import { installDebianPackages, onPath } from '../../../platform/n8n';
 
 /** Debian's package; its binary is /usr/bin/chromium. CHROMIUM_PATH overrides where to find one. */
 const CHROMIUM_PACKAGE = 'chromium';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { REPO_ROOT, type Owner } from '../../e2e/harness';
+import { REPO_ROOT, type Owner } from '../../../platform/n8n';
 import { launchChromium } from './browser';
 
 /**

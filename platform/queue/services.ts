@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, installDebianPackages, onPath, runChecked, runCommand, spawnGroup, type GroupProcess } from '../../e2e/harness';
+import { freePort, installDebianPackages, onPath, runChecked, runCommand, spawnGroup, type GroupProcess } from '../n8n';
 
 /**
  * Postgres and Redis for n8n's queue mode, from Debian's packages, each started on a free port with

@@ -9,7 +9,7 @@ import { changeRow, reportedChange } from '../../nodes/RateChanges/tables';
 import type { RunShopOptions, Sandbox } from '../sandbox';
 import { credentialsFor } from './credentials';
 import { runNode } from './engine';
-import { DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './fixtures';
+import { DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './parameters';
 import { StandingTables, type StandingRun } from './standing';
 
 /**

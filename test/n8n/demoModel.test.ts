@@ -1,5 +1,5 @@
-import { DEMO_HELP, demoTurn, readQuestion } from '../e2e/harness/demoModel';
-import type { ChatMessage, ChatRequest } from '../e2e/harness/scriptedModel';
+import { DEMO_HELP, demoTurn, readQuestion } from '../../platform/n8n/demoModel';
+import type { ChatMessage, ChatRequest } from '../../platform/n8n/scriptedModel';
 
 const TODAY = '2026-11-25';
 const TOOLS = ['Hotel_Info', 'Event_Impact', 'Hotel_Demand', 'Airports'].map((name) => ({ type: 'function', function: { name } }));

@@ -1,4 +1,4 @@
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox } from '../sandbox';
 import { packPackage } from './communityPackage';
 import { n8nApiCredential, rateChangesKeyScopes, serviceCredentials } from './credentials';
 import type { CredentialSeed, WorkflowSeed } from './cli';
@@ -23,15 +23,6 @@ export function e2eVersions(): string[] {
 	if (!wanted) return [NEWEST_N8N];
 	if (wanted === 'all') return PROVEN_N8N_VERSIONS;
 	return wanted.split(',').map((version) => version.trim()).filter(Boolean);
-}
-
-/**
- * describe.each over n8n versions, one describe per version with %s in its title replaced by the
- * version, where the list may be empty: describe.each refuses an empty table, and a suite kept to
- * the versions with (or without) Data Tables has none on some runs.
- */
-export function describeVersions(versions: readonly string[], title: string, body: (version: string) => void): void {
-	for (const version of versions) describe(title.replace('%s', version), () => body(version));
 }
 
 /**

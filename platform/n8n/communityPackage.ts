@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runChecked } from './processes';
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 interface PackageJson {
 	name: string;
@@ -20,8 +20,8 @@ export function ownPackageJson(): PackageJson {
 
 let packed: Promise<string> | undefined;
 
-/** Where tarballs are packed: one folder per process under test/e2e/.work (git-ignored). */
-const PACK_ROOT = path.join(REPO_ROOT, 'test', 'e2e', '.work');
+/** Where tarballs are packed: one folder per process under platform/n8n/.work (git-ignored). */
+const PACK_ROOT = path.join(__dirname, '.work');
 
 /**
  * A fresh folder for this process's tarball. Jest's workers never see the process's 'exit', so

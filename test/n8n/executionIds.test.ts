@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { N8nRestClient } from '../e2e/harness/rest';
-import type { N8nRuntime } from '../e2e/harness/runtime';
+import { N8nRestClient } from '../../platform/n8n/rest';
+import type { N8nRuntime } from '../../platform/n8n/runtime';
 
 /**
  * The e2e harness reads every stored execution of a workflow through /rest/executions. n8n 2.41

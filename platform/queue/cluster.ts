@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { startSandbox, type Sandbox } from '../../sandbox';
+import { startSandbox, type Sandbox } from '../sandbox';
 import {
 	E2E_OWNER,
 	ensureN8n,
@@ -16,7 +16,7 @@ import {
 	n8nApiCredential,
 	type WorkflowRun,
 	type WorkflowSeed,
-} from '../../e2e/harness';
+} from '../n8n';
 import { POSTGRES_DATABASE, startPostgres, startRedis, type ServiceProcess } from './services';
 
 /**

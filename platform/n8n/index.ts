@@ -17,7 +17,6 @@ export {
 } from './credentials';
 export { installDebianPackages, onPath } from './debian';
 export {
-	describeVersions,
 	E2E_OWNER,
 	e2eVersions,
 	NO_DATA_TABLES_REFUSAL,
@@ -54,7 +53,6 @@ export {
 	PROVEN_N8N_VERSIONS,
 	type N8nRuntime,
 } from './runtime';
-export { loadWorkflow } from './workflows';
 export {
 	editScheduleSheetRow,
 	ensureScheduleSheet,

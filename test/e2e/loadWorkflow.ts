@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { bindCredentials } from './credentials';
-import type { WorkflowSeed } from './cli';
+import { bindCredentials, type WorkflowSeed } from '../../platform/n8n';
 
-const WORKFLOWS_DIR = path.join(__dirname, '..', 'workflows');
+const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
 
 /**
  * A workflow from test/e2e/workflows/ with its credentials bound to the imported ones and each
