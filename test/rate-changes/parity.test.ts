@@ -1,4 +1,4 @@
-import { parityOf, parityStates, severityOf, totalOf, type Parity, type Reference, type Tolerance, type WebsiteTotal } from '../../nodes/RateChanges/parity';
+import { parityOf, parityStates, severityOf, totalOf, type Parity, type Reference, type Tolerance, type WebsiteTotal } from '../../nodes/RateChanges/rules/parity';
 
 /** Rate parity of one hotel's stay and room across websites (nodes/RateChanges/parity.ts), rule by rule. */
 

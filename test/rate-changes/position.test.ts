@@ -1,4 +1,4 @@
-import { compSetPosition, hotelOffers, isUndercut, median, type HotelRoomRate, type Position } from '../../nodes/RateChanges/position';
+import { compSetPosition, hotelOffers, isUndercut, median, type HotelRoomRate, type Position } from '../../nodes/RateChanges/rules/position';
 
 /** Where my hotel stands in its comp set (nodes/RateChanges/position.ts), rule by rule. */
 

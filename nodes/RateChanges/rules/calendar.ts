@@ -1,6 +1,6 @@
 import type { EventRecord } from '../../EventImpact/eventImpact';
 import type { HotelDemandDay } from '../../HotelDemand/demand';
-import { compSetPosition, hotelOffers, type HotelRoomRate } from '../position';
+import { compSetPosition, hotelOffers, type HotelRoomRate } from './position';
 
 import { round2 } from './amounts';
 

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { newToken, type JournalAlert } from './journal';
 import type { MonthRows, StoredRow } from './monthRows';
@@ -21,7 +21,10 @@ export interface MonthPlan<TExtra = unknown> {
 }
 
 /** A row other executions wrote every time this one tried is left, this many rounds on. */
-export const MAX_ROUNDS = 5;
+export const MAX_ROUNDS = 8;
+
+/** Between rounds a random pause, longer each round, so executions that keep meeting on the same rows fall out of step. */
+const ROUND_PAUSE_MS = 40;
 
 export interface RoundsResult<TExtra> {
 	/** The plans whose rows got in (or needed no write). */
@@ -45,6 +48,7 @@ export async function writeInRounds<TExtra>(
 	let pending = [...keys];
 	let current = new Map(stored);
 	for (let round = 1; pending.length > 0 && round <= MAX_ROUNDS; round++) {
+		if (round > 1) await sleep(Math.random() * ROUND_PAUSE_MS * round);
 		const token = newToken(context);
 		const plans = await Promise.all(pending.map(async (key) => await plan(key, current.get(key))));
 		for (const unchanged of plans.filter((monthPlan) => monthPlan.data === undefined)) result.written.set(unchanged.key, unchanged);

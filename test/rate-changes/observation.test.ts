@@ -12,7 +12,7 @@ import {
 	type RateChange,
 	type RateField,
 	type StoredRate,
-} from '../../nodes/RateChanges/rateChanges';
+} from '../../nodes/RateChanges/rules/observation';
 import { fieldErrorOf } from '../harness/fieldErrors';
 import { rateRecord } from '../rate-trigger/fixtures';
 
@@ -41,7 +41,7 @@ function compare(rates: { onsiteRate?: unknown; netRate?: unknown; currency?: st
  */
 function collectedInZone(zone: string, values: string[]): string[] {
 	const script = `
-		const { readObservation } = require(${JSON.stringify(path.resolve(__dirname, '../../nodes/RateChanges/rateChanges'))});
+		const { readObservation } = require(${JSON.stringify(path.resolve(__dirname, '../../nodes/RateChanges/rules/observation'))});
 		const records = ${JSON.stringify(values.map((dtCollected) => rateRecord({ dtCollected })))};
 		console.log(JSON.stringify(records.map((record) => readObservation(record, 'onsiteRate').dtCollected)));
 	`;
@@ -59,7 +59,7 @@ function without(field: string): Record<string, unknown> {
 }
 
 describe('a record is read by the fields of its stay, its rates and its collection time', () => {
-	it('reads a spec record into its stay, rates and UTC collection time', () => {
+	it('reads a spec record into its stay, rates, UTC collection time and the hotel\'s place', () => {
 		expect(observe()).toEqual({
 			stayKey: '100001|2|2025-04-10|1|2|Double',
 			hotelCode: 100001,
@@ -75,7 +75,15 @@ describe('a record is read by the fields of its stay, its rates and its collecti
 			netRate: 130,
 			totalRate: 142.5,
 			dtCollected: COLLECTED,
+			latitude: 38.7071,
+			longitude: -9.1355,
 		});
+	});
+
+	it('reads a place the record gives as text, and takes a missing or impossible one as unknown, never as an error', () => {
+		expect(observe({ latitude: '-33.9249', longitude: '18.4241' })).toMatchObject({ latitude: -33.9249, longitude: 18.4241 });
+		expect(observe({ latitude: '', longitude: undefined })).toMatchObject({ latitude: null, longitude: null });
+		expect(observe({ latitude: '91', longitude: 'east' })).toMatchObject({ latitude: null, longitude: null });
 	});
 
 	it('reads the total a guest pays: the onsite rate, plus the tax where the website shows it apart (taxStatus 0)', () => {

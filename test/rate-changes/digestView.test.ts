@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { buildDigests, type DigestGroup } from '../../nodes/RateChanges/digest';
-import type { ReportedChange } from '../../nodes/RateChanges/tables';
+import { buildDigests, type DigestGroup } from '../../nodes/RateChanges/rules/digestView';
+import type { ReportedChange } from '../../nodes/RateChanges/rules/alert';
 
 /** Digest (nodes/RateChanges/digest.ts): one message-ready item per shop, hotel, or hotel and day. */
 

@@ -1,0 +1,50 @@
+import { packAlerts, unpackAlerts, type JournalAlert } from '../../../nodes/RateChanges/storage/journal';
+
+function alert(overrides: Partial<JournalAlert> = {}): JournalAlert {
+	return {
+		block: '100001|2|2027-02|1|2|Double',
+		shopId: 7,
+		hotelCode: 100001,
+		hotelName: 'Harbour View Hotel',
+		websiteCode: 2,
+		checkIn: '2027-02-07',
+		los: 1,
+		guests: 2,
+		roomType: 'Double',
+		currency: 'EUR',
+		rateField: 'onsiteRate',
+		changeType: 'down',
+		previousRate: 133,
+		rate: 92.58,
+		change: -40.42,
+		changePercent: -30.39,
+		previousCollected: '2027-01-31T06:00:00.000Z',
+		comparedWith: '',
+		comparedRate: null,
+		severity: '',
+		dtCollected: '2027-02-01T06:00:00.000Z',
+		...overrides,
+	};
+}
+
+describe('an entry of the changes table packs its alerts', () => {
+	it('reads back every field of every alert, whatever operation raised it', () => {
+		const alerts = [
+			alert(),
+			alert({ checkIn: '2027-02-08', changeType: 'soldOut', rate: null, change: null, changePercent: null }),
+			alert({ block: 'rank|100001|*|2027-02|1|2', websiteCode: null, roomType: 'Deluxe Double Room', changeType: 'undercut', previousRate: null, previousCollected: null, comparedWith: 'hotel 100008 Sea Breeze (Double)', comparedRate: 120, change: 13, changePercent: 9.77 }),
+			alert({ block: 'parity|100001|2027-02|1|2|Double', websiteCode: 5, rateField: 'totalRate', changeType: 'parityLoss', comparedWith: 'website 1', comparedRate: 150, severity: 'medium' }),
+		];
+		expect(unpackAlerts(packAlerts(alerts))).toEqual(alerts);
+	});
+
+	it('writes what alerts of one row share once, so an alert costs a few dozen bytes', () => {
+		const alerts = Array.from({ length: 28 }, (_, day) => alert({ checkIn: `2027-02-${String(day + 1).padStart(2, '0')}` }));
+		expect(packAlerts(alerts).length / alerts.length).toBeLessThan(50);
+	});
+
+	it('reads an empty entry as no alerts', () => {
+		expect(unpackAlerts('')).toEqual([]);
+		expect(unpackAlerts(null)).toEqual([]);
+	});
+});
