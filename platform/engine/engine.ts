@@ -28,12 +28,12 @@ import {
 	type INodeTypes,
 	type IRequestOptionsSimplified,
 	type IRun,
-	type ITriggerFunctions,
-	type ITriggerResponse,
+	type IExecuteFunctions,
 	type IVersionedNodeType,
 	type IWorkflowExecuteAdditionalData,
 	type IConnections,
 	type IWorkflowSettings,
+	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 /**
@@ -73,26 +73,27 @@ export function fullNodeType(shortName: string): string {
 	return shortName.includes('.') ? shortName : `${PACKAGE_NAME}.${shortName}`;
 }
 
-/** Emits the items in its `items` parameter: the "manual trigger" that starts every test run. */
+/**
+ * Emits the items in its `items` parameter: the node every test run starts from. Not a trigger,
+ * so a run can be in any mode ('manual', 'trigger', 'retry'): n8n hands the first node of a run
+ * one empty item, which it replaces with its own.
+ */
 class ItemsSource implements INodeType {
 	description = {
 		displayName: 'Items',
 		name: SOURCE_NODE_TYPE,
-		group: ['trigger'],
+		group: ['input'],
 		version: 1,
 		description: 'Emits test items',
 		defaults: { name: 'Items' },
-		inputs: [],
+		inputs: ['main'],
 		outputs: ['main'],
 		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }] as INodeProperties[],
 	} as INodeType['description'];
 
-	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
-		const items = JSON.parse(this.getNodeParameter('items') as string) as IDataObject[];
-		const manualTriggerFunction = async () => {
-			this.emit([items.map((json) => ({ json }))]);
-		};
-		return { manualTriggerFunction };
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = JSON.parse(this.getNodeParameter('items', 0) as string) as IDataObject[];
+		return [items.map((json) => ({ json }))];
 	}
 }
 
@@ -194,6 +195,12 @@ export interface WorkflowDefinition {
 }
 
 export interface RunWorkflowOptions {
+	/** How n8n started the run: 'manual' (a test run in the editor, the default), 'trigger' or 'webhook' (a published workflow), 'retry' (Retry of a failed execution). */
+	mode?: WorkflowExecuteMode;
+	/** Handed the run's cancel, as n8n's Stop button or a workflow timeout cancels an execution. */
+	cancelWith?: (cancel: () => void) => void;
+	/** The execution's id (a new one each run unless given). */
+	executionId?: string;
 	credentials?: CredentialSet;
 	/** Extra node types for the run, by full type name. */
 	extraNodeTypes?: Record<string, INodeType>;
@@ -202,9 +209,10 @@ export interface RunWorkflowOptions {
 function additionalDataFor(
 	credentialsHelper: ICredentialsHelper,
 	workflow: WorkflowDefinition & { id: string; name: string },
+	mode: WorkflowExecuteMode,
+	executionId: string,
 ): IWorkflowExecuteAdditionalData {
-	const executionId = randomUUID();
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, {
 		id: workflow.id,
 		name: workflow.name,
 		nodes: workflow.nodes,
@@ -254,9 +262,12 @@ export async function runWorkflow(definition: WorkflowDefinition, options: RunWo
 		staticData: definition.staticData,
 		settings: definition.settings ?? {},
 	});
-	const additionalData = additionalDataFor(credentialsHelper, { ...definition, ...meta });
+	const mode = options.mode ?? 'manual';
+	const additionalData = additionalDataFor(credentialsHelper, { ...definition, ...meta }, mode, options.executionId ?? randomUUID());
 	const startNode = definition.nodes[0];
-	return await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
+	const running = new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
+	options.cancelWith?.(() => running.cancel());
+	return await running;
 }
 
 export interface RunNodeOptions {
