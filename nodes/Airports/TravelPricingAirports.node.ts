@@ -16,7 +16,6 @@ export class TravelPricingAirports implements INodeType {
 		displayName: 'Travel Pricing Airports',
 		name: 'travelPricingAirports',
 		icon: { light: 'file:airports.svg', dark: 'file:airports.dark.svg' },
-		iconColor: 'azure',
 		group: ['input'],
 		version: 1,
 		subtitle: '={{$parameter["codes"] ? "Airports " + $parameter["codes"] : "All airports"}}',

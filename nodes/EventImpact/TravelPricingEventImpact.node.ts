@@ -20,7 +20,6 @@ export class TravelPricingEventImpact implements INodeType {
 		displayName: 'Travel Pricing Event Impact',
 		name: 'travelPricingEventImpact',
 		icon: { light: 'file:eventImpact.svg', dark: 'file:eventImpact.dark.svg' },
-		iconColor: 'azure',
 		group: ['input'],
 		version: [1, 1.1],
 		defaultVersion: 1.1,

@@ -32,7 +32,6 @@ export class TravelPricingHotelDemand implements INodeType {
 		displayName: 'Travel Pricing Hotel Demand',
 		name: 'travelPricingHotelDemand',
 		icon: { light: 'file:hotelDemand.svg', dark: 'file:hotelDemand.dark.svg' },
-		iconColor: 'azure',
 		group: ['input'],
 		version: 1,
 		subtitle: '={{"Demand " + $parameter["demandId"]}}',

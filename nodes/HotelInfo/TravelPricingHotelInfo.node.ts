@@ -45,7 +45,6 @@ export class TravelPricingHotelInfo implements INodeType {
 		displayName: 'Travel Pricing Hotel Info',
 		name: 'travelPricingHotelInfo',
 		icon: { light: 'file:hotelInfo.svg', dark: 'file:hotelInfo.dark.svg' },
-		iconColor: 'azure',
 		group: ['transform'],
 		version: [1, 1.1],
 		defaultVersion: 1.1,

@@ -52,7 +52,6 @@ export class TravelPricingRateTrigger implements INodeType {
 		displayName: 'Travel Pricing Rate Record Trigger',
 		name: 'travelPricingRateTrigger',
 		icon: { light: 'file:rateTrigger.svg', dark: 'file:rateTrigger.dark.svg' },
-		iconColor: 'azure',
 		group: ['trigger'],
 		version: 1,
 		subtitle:

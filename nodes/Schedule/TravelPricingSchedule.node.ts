@@ -37,7 +37,6 @@ export class TravelPricingSchedule implements INodeType {
 		displayName: 'Travel Pricing Schedule',
 		name: 'travelPricingSchedule',
 		icon: { light: 'file:schedule.svg', dark: 'file:schedule.dark.svg' },
-		iconColor: 'azure',
 		group: ['transform'],
 		version: 1,
 		subtitle:

@@ -30,7 +30,6 @@ export class TravelPricingShopUpdate implements INodeType {
 		displayName: 'Travel Pricing Shop Update',
 		name: 'travelPricingShopUpdate',
 		icon: { light: 'file:shopUpdate.svg', dark: 'file:shopUpdate.dark.svg' },
-		iconColor: 'azure',
 		group: ['output'],
 		version: 1,
 		subtitle: '={{"Shop " + $parameter["shopId"]}}',
