@@ -114,7 +114,7 @@ function rateChangeRuns(env: BenchEnvironment): ChangeRuns {
 	// exactly CHANGED_SHARE of all records.
 	const onSale = first.filter((record) => record.onsiteRate > 0).length;
 	const changed = (CHANGED_SHARE * first.length) / onSale;
-	const { records: second, expectedChanges } = repeatRecords(first, { shopId: SHOP_ID, runNo: 2, collectedAt: SECOND_COLLECTED }, { seed: 1, changed, soldOut: 0, backOnSale: 0 });
+	const { records: second, expectedChanges } = repeatRecords(first, { shopId: SHOP_ID, runNo: 2, collectedAt: SECOND_COLLECTED }, { seed: 1, changed, drift: 0, soldOut: 0, backOnSale: 0 });
 	if (new Set(first.map(stayOf)).size !== first.length) throw new Error('The benchmark records repeat a stay');
 	if (expectedChanges.length !== Math.round(CHANGED_SHARE * first.length)) throw new Error(`${expectedChanges.length} changed records, not ${CHANGED_SHARE * first.length}`);
 	return { first, second, expected: expectedChanges };

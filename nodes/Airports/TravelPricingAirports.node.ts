@@ -3,16 +3,16 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
-	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
+import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
+import { ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME, AIRPORTS_CREDENTIAL, AIRPORTS_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 import { listingOptionFields, returnAllFields, runListing } from '../shared/paging';
 
 import { listAirports, parseAirportCodes } from './airports';
 
 export class TravelPricingAirports implements INodeType {
-	description: INodeTypeDescription = {
+	description: NodeTypeDescriptionWithHint = {
 		displayName: 'Travel Pricing Airports',
 		name: 'travelPricingAirports',
 		icon: { light: 'file:airports.svg', dark: 'file:airports.dark.svg' },
@@ -21,6 +21,13 @@ export class TravelPricingAirports implements INodeType {
 		subtitle: '={{$parameter["codes"] ? "Airports " + $parameter["codes"] : "All airports"}}',
 		description: 'Look up airports by IATA code, or list the whole airport reference',
 		defaults: { name: 'Airports' },
+		builderHint: {
+			searchHint:
+				`Use to read the Travel Pricing service's airport reference list (IATA code, name, city), by code or all of it. Needs the ${AIRPORTS_CREDENTIAL_DISPLAY_NAME} credential (Base URL and API Key), not the ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} one. Its codes are the pickup and drop locations of Shop Update's markets; works as an AI Agent tool too.`,
+			relatedNodes: [
+				{ nodeType: travelPricingNodeType('travelPricingShopUpdate'), relationHint: "Airport codes are its markets' pickup and drop locations" },
+			],
+		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

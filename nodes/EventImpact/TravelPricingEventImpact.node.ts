@@ -4,10 +4,10 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
-	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
+import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
+import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 import { runListing } from '../shared/paging';
 import { isSimplified } from '../shared/simplify';
 
@@ -16,7 +16,7 @@ import { eventImpactFilters } from './eventFilters';
 import { findEvents, simplifyEvent } from './eventImpact';
 
 export class TravelPricingEventImpact implements INodeType {
-	description: INodeTypeDescription = {
+	description: NodeTypeDescriptionWithHint = {
 		displayName: 'Travel Pricing Event Impact',
 		name: 'travelPricingEventImpact',
 		icon: { light: 'file:eventImpact.svg', dark: 'file:eventImpact.dark.svg' },
@@ -26,6 +26,14 @@ export class TravelPricingEventImpact implements INodeType {
 		subtitle: '={{$parameter["returnAll"] ? "All matching events" : "Up to " + $parameter["limit"] + " events"}}',
 		description: 'Find events and their impact score (0 to 100) by date, place, category, size and status',
 		defaults: { name: 'Event Impact' },
+		builderHint: {
+			searchHint:
+				`Use to find events (concerts, conferences, fairs, holidays) from the Travel Pricing service with their impact score on hotel demand (0 to 100), by start date and horizon, city or coordinates and radius, category, expected attendees and status; Return All or a Limit. Needs the ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} credential. Coordinates often come from Hotel Info; a Filter or Sort on the impact score usually follows; works as an AI Agent tool too.`,
+			relatedNodes: [
+				{ nodeType: travelPricingNodeType('travelPricingHotelInfo'), relationHint: "The hotel's location to search around" },
+				{ nodeType: 'n8n-nodes-base.filter', relationHint: 'Keeps the events at or above an impact score' },
+			],
+		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

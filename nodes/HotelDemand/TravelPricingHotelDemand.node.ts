@@ -5,10 +5,10 @@ import {
 	type INode,
 	type INodeExecutionData,
 	type INodeType,
-	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
+import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
+import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 import { asItemError, FieldError, invalidInputError } from '../shared/errors';
 import { optionalCalendarDay, parsePositiveInteger } from '../shared/fields';
 import { runPerItem } from '../shared/itemOutcomes';
@@ -28,7 +28,7 @@ import {
 const THROTTLE_ADVICE = throttleAdvice(optionFields({ concurrency: true }));
 
 export class TravelPricingHotelDemand implements INodeType {
-	description: INodeTypeDescription = {
+	description: NodeTypeDescriptionWithHint = {
 		displayName: 'Travel Pricing Hotel Demand',
 		name: 'travelPricingHotelDemand',
 		icon: { light: 'file:hotelDemand.svg', dark: 'file:hotelDemand.dark.svg' },
@@ -37,6 +37,14 @@ export class TravelPricingHotelDemand implements INodeType {
 		subtitle: '={{"Demand " + $parameter["demandId"]}}',
 		description: 'Get the result of a hotel demand shop: demand per hotel and date, and the events behind it',
 		defaults: { name: 'Hotel Demand' },
+		builderHint: {
+			searchHint:
+				`Use to read a hotel demand shop's result from the Travel Pricing service by its Demand ID: one row per hotel and date (demand value, events registered, relative value), or per hotel, the event records, or raw. Needs the ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} credential. The rows go to a Data Table, a sheet or a chart as they are; works as an AI Agent tool too.`,
+			relatedNodes: [
+				{ nodeType: travelPricingNodeType('travelPricingEventImpact'), relationHint: "The events and impact scores behind a day's demand" },
+				{ nodeType: 'n8n-nodes-base.dataTable', relationHint: 'Keeps the demand rows' },
+			],
+		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

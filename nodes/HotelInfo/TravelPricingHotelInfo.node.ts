@@ -6,10 +6,10 @@ import {
 	type INodeExecutionData,
 	type INodeProperties,
 	type INodeType,
-	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
+import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
+import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 import { checkItems, inItemOrder } from '../shared/itemOutcomes';
 import { numberOption, optionFields, requestOptionsFrom } from '../shared/options';
 import { isSimplified, simplifyField } from '../shared/simplify';
@@ -41,7 +41,7 @@ const OPTION_FIELDS: INodeProperties[] = optionFields({ concurrency: true }, [
 const THROTTLE_ADVICE = throttleAdvice(OPTION_FIELDS);
 
 export class TravelPricingHotelInfo implements INodeType {
-	description: INodeTypeDescription = {
+	description: NodeTypeDescriptionWithHint = {
 		displayName: 'Travel Pricing Hotel Info',
 		name: 'travelPricingHotelInfo',
 		icon: { light: 'file:hotelInfo.svg', dark: 'file:hotelInfo.dark.svg' },
@@ -51,6 +51,14 @@ export class TravelPricingHotelInfo implements INodeType {
 		subtitle: '={{$parameter["options"]["splitSources"] ? "One item per source" : "One item per hotel"}}',
 		description: 'Look up a hotel and the websites (sources) configured for it, by hotel code',
 		defaults: { name: 'Hotel Info' },
+		builderHint: {
+			searchHint:
+				`Use to look up hotels of the Travel Pricing (hotel rate shopping) service by hotel code: name, city, country, coordinates, star rating and the websites (sources) their rates are shopped on. Codes from many items go out in batches. Needs the ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} credential (Base URL and Access Token). Hotel codes usually come from the Rate Record Trigger's records, a Data Table or a sheet; works as an AI Agent tool too.`,
+			relatedNodes: [
+				{ nodeType: travelPricingNodeType('travelPricingRateTrigger'), relationHint: 'Its rate records carry the hotel codes to look up' },
+				{ nodeType: travelPricingNodeType('travelPricingEventImpact'), relationHint: "Events around the hotel's location" },
+			],
+		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -4,12 +4,12 @@ import {
 	type IDataObject,
 	type IHookFunctions,
 	type INodeType,
-	type INodeTypeDescription,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
+import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
+import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 import { FieldError, invalidValueMessage } from '../shared/errors';
 import { retryPolicyFrom } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
@@ -48,7 +48,7 @@ interface RegistrationMemory extends IDataObject {
 }
 
 export class TravelPricingRateTrigger implements INodeType {
-	description: INodeTypeDescription = {
+	description: NodeTypeDescriptionWithHint = {
 		displayName: 'Travel Pricing Rate Record Trigger',
 		name: 'travelPricingRateTrigger',
 		icon: { light: 'file:rateTrigger.svg', dark: 'file:rateTrigger.dark.svg' },
@@ -62,6 +62,14 @@ export class TravelPricingRateTrigger implements INodeType {
 		activationMessage:
 			'The service now posts the rate records of each scheduled rate shop to this workflow.',
 		defaults: { name: 'Rate Record Trigger' },
+		builderHint: {
+			searchHint:
+				`Use to start a workflow with the rate records the Travel Pricing service posts after each scheduled rate shop (one item per record: hotel, website, stay dates, room, rate, currency). On activation it registers its own URL with the service; its Filters (hotels, websites, status codes, currencies, rate bounds) drop records before they start an execution. Needs the ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} credential. Rate Changes usually follows, to alert on what changed since the last shop.`,
+			relatedNodes: [
+				{ nodeType: travelPricingNodeType('travelPricingRateChanges'), relationHint: 'Compares the records with the last shop and puts out the changes worth an alert' },
+				{ nodeType: travelPricingNodeType('travelPricingHotelInfo'), relationHint: "Adds the hotel's name and location to a record" },
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

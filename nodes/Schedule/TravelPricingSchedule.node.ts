@@ -5,10 +5,10 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
-	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { ACCESS_TOKEN_CREDENTIAL } from '../shared/credentialNames';
+import type { NodeTypeDescriptionWithHint } from '../shared/builderHint';
+import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 import { runInOrder } from '../shared/itemOutcomes';
 import { optionFields, retryPolicyFrom } from '../shared/options';
 import { throttleAdvice } from '../shared/throttleAdvice';
@@ -33,7 +33,7 @@ import {
 const THROTTLE_ADVICE = throttleAdvice(optionFields({}));
 
 export class TravelPricingSchedule implements INodeType {
-	description: INodeTypeDescription = {
+	description: NodeTypeDescriptionWithHint = {
 		displayName: 'Travel Pricing Schedule',
 		name: 'travelPricingSchedule',
 		icon: { light: 'file:schedule.svg', dark: 'file:schedule.dark.svg' },
@@ -43,6 +43,14 @@ export class TravelPricingSchedule implements INodeType {
 			'={{ {"create": "Create schedule", "update": "Update schedule", "upsert": "Create or update schedule", "preview": "Preview next runs"}[$parameter["operation"]] }}',
 		description: 'Create or update the schedules that run a rate shop, and see when they will run',
 		defaults: { name: 'Schedule' },
+		builderHint: {
+			searchHint:
+				`Use to create or update the schedules that run a rate shop in the Travel Pricing service, or to list a schedule's next run times without sending anything (Preview, no credential needed). Create or Update keeps one schedule per row of a sheet: write the output's scheduleid and fingerprint back into the row, and an unchanged row sends nothing. Needs the ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} credential for Create, Update and Create or Update.`,
+			relatedNodes: [
+				{ nodeType: 'n8n-nodes-base.dataTable', relationHint: 'The rows of schedules to keep; Update writes scheduleid and fingerprint back into each row' },
+				{ nodeType: 'n8n-nodes-base.scheduleTrigger', relationHint: 'Runs the sheet-to-schedules sync every morning' },
+			],
+		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -4,10 +4,10 @@ import {
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeType,
-	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { ACCESS_TOKEN_CREDENTIAL, AIRPORTS_CREDENTIAL } from '../shared/credentialNames';
+import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
+import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME, AIRPORTS_CREDENTIAL, AIRPORTS_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 import { runInOrder } from '../shared/itemOutcomes';
 import { retryPolicyFrom } from '../shared/options';
 import { throttleAdvice } from '../shared/throttleAdvice';
@@ -26,7 +26,7 @@ import {
 const THROTTLE_ADVICE = throttleAdvice(shopUpdateOptionFields);
 
 export class TravelPricingShopUpdate implements INodeType {
-	description: INodeTypeDescription = {
+	description: NodeTypeDescriptionWithHint = {
 		displayName: 'Travel Pricing Shop Update',
 		name: 'travelPricingShopUpdate',
 		icon: { light: 'file:shopUpdate.svg', dark: 'file:shopUpdate.dark.svg' },
@@ -36,6 +36,13 @@ export class TravelPricingShopUpdate implements INodeType {
 		description:
 			'Change the configuration of an existing shop: markets, websites, country, length of rent, currency, horizon and trip times',
 		defaults: { name: 'Shop Update' },
+		builderHint: {
+			searchHint:
+				`Use to change an existing shop of the Travel Pricing service by its Shop ID: markets (pickup and drop locations), websites, country, length of rent, currency, horizon and trip times. It replaces the shop's whole configuration, so set every field. Needs the ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} credential; the ${AIRPORTS_CREDENTIAL_DISPLAY_NAME} credential only for picking airports from a list.`,
+			relatedNodes: [
+				{ nodeType: travelPricingNodeType('travelPricingAirports'), relationHint: 'Looks up the airport codes of the markets' },
+			],
+		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -21,6 +21,16 @@ export interface Delivery {
 	responseBody?: string;
 	at: string;
 	durationMs: number;
+	/** Every attempt, the last one's outcome being the delivery's: more than one when the sender retried. */
+	attempts: DeliveryAttempt[];
+}
+
+/** One POST of a delivery and what came back. */
+export interface DeliveryAttempt {
+	at: string;
+	status: number | null;
+	error?: string;
+	durationMs: number;
 }
 
 /** Each delivery not answered 200, as "status: error" ("no answer: socket hang up"), for a test's message. */
@@ -54,8 +64,9 @@ export interface DeliveryOutcome {
  * Posts JSON rate data to receivers over keep-alive connections. A receiver closes an idle
  * keep-alive connection when it likes (Node's servers after 5 s); a post that went out on such a
  * connection just as it closed fails with ECONNRESET before the receiver read it. That post is
- * sent once more on a new connection, as Node's documentation advises for this race; any other
- * failure is reported, never retried (the spec shows one attempt per delivery).
+ * sent once more on a new connection, as Node's documentation advises for this race (the receiver
+ * never read it, so it is no retry); any other outcome is returned as it came, and
+ * postWithRetries decides whether to post again.
  */
 export class DeliveryClient {
 	private readonly httpAgent = new http.Agent({ keepAlive: true });
@@ -115,6 +126,42 @@ export class DeliveryClient {
 	close(): void {
 		this.httpAgent.destroy();
 		this.httpsAgent.destroy();
+	}
+}
+
+/**
+ * How the sandbox's sender retries (the spec shows no retries; this is the sandbox's choice, as a
+ * service that delivers webhooks does it): a delivery that got no answer (no answer within the
+ * timeout, connection refused or reset), a 5xx or a 429 is posted again after 1 s, 3 s and 9 s,
+ * so at most four attempts. Any other answer is final: a 2xx took it, and a 4xx refused it, which
+ * sending it again would not change. `retries` 0 turns retrying off.
+ */
+export const RETRY_DELAYS_MS = [1_000, 3_000, 9_000];
+export const DEFAULT_RETRIES = RETRY_DELAYS_MS.length;
+
+/** Whether the sender posts a delivery again after this outcome. */
+export function worthRetrying(outcome: DeliveryOutcome): boolean {
+	return outcome.status === null || outcome.status === 429 || outcome.status >= 500;
+}
+
+/**
+ * Posts a delivery, and again after each delay of RETRY_DELAYS_MS while the outcome is worth
+ * retrying, at most `retries` times more. Resolves with the last outcome and every attempt.
+ */
+export async function postWithRetries(
+	client: DeliveryClient,
+	webhook: StoredWebhook,
+	payload: string,
+	options: { timeoutMs: number; retries: number; sleep?: (ms: number) => Promise<void> },
+): Promise<{ outcome: DeliveryOutcome; attempts: DeliveryAttempt[] }> {
+	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+	const attempts: DeliveryAttempt[] = [];
+	for (let attempt = 0; ; attempt++) {
+		const startedAt = Date.now();
+		const outcome = await client.post(webhook, payload, options.timeoutMs);
+		attempts.push({ at: new Date(startedAt).toISOString(), status: outcome.status, ...(outcome.error ? { error: outcome.error } : {}), durationMs: Date.now() - startedAt });
+		if (attempt >= Math.min(options.retries, RETRY_DELAYS_MS.length) || !worthRetrying(outcome)) return { outcome, attempts };
+		await sleep(RETRY_DELAYS_MS[attempt]);
 	}
 }
 

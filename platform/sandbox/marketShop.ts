@@ -3,14 +3,19 @@ import { calendarDate, integer, rejectUnknownFields } from './api/fields';
 import { createPrng, deriveSeed } from './prng';
 
 /**
- * A comp-set shop (sandbox extra): the rates of a run laid out so that where each hotel stands,
- * and what each website sells a hotel's room for, are known by construction. Every website
- * shows a hotel the same room for a night, at the hotel's base rate for that night plus a small
- * markup of its own; `prices` then moves chosen hotels, websites and nights by a known factor.
+ * A comp-set shop (sandbox extra): the rates of a run laid out as a real comp set spreads, so
+ * that where each hotel stands, and what each website sells a hotel's room for, are known by
+ * construction. Every website shows a hotel the same room for a night; the comp set sits around
+ * one price level per night (weekends dearer, the odd event night), each hotel at a premium or a
+ * discount of its own that holds from night to night, moved a little each night, with the odd
+ * promotion night, sold-out night and website selling below the others. `prices` then moves
+ * chosen hotels, websites and nights by a known factor.
  */
 export interface MarketShop {
-	/** The same seed lays out the same base rates, markups and taxes (default 1). */
+	/** The same seed lays out the same rates, markups and taxes (default 1). */
 	seed: number;
+	/** The hotel whose comp set this is: the others spread around its rate (see hotelPremiums). */
+	myHotelCode?: number;
 	/** Applied in order; a record matched by several is multiplied by each factor. */
 	prices: PriceFactor[];
 	/** A hotel's record currency, by hotel code; the amounts stay as they are. */
@@ -30,6 +35,7 @@ export interface PriceFactor {
 /** `market` as a caller writes it (runShop, POST /__sandbox/run-shop): every field optional. */
 export interface MarketInput {
 	seed?: number;
+	myHotelCode?: number;
 	prices?: PriceFactor[];
 	/** Keyed by hotel code (a JSON object's keys are text: "100001"). */
 	currencies?: Record<number, string>;
@@ -55,10 +61,42 @@ export interface MarketScope {
 	lastDay: string;
 }
 
-/** A website's markup over a hotel's base rate stays under this, so the cheapest website varies but barely. */
-export const MAX_MARKUP = 0.03;
+/**
+ * What a comp-set shop lays out, by construction (docs/sandbox.md, "A comp-set shop"). Shares of
+ * a rate; "chance" is per hotel and night (per hotel, website and night for the website discount).
+ */
+export const MARKET_SHAPE = {
+	/** Each website's markup over a hotel's rate, the same every night: under a parity tolerance of 1 %. */
+	maxMarkup: 0.008,
+	/** The comp set's premiums without a hotel of mine: evenly from -15 % to +20 %, in a seeded order. */
+	spread: [-0.15, 0.2],
+	/** Around my hotel: one competitor just below it, the others above it, from +3 % to +22 %. */
+	justBelow: [-0.045, -0.025],
+	above: [0.03, 0.22],
+	/** Each premium moved by up to this either way. */
+	premiumJitter: 0.015,
+	/** Friday and Saturday nights, dearer for every hotel. */
+	weekend: 0.04,
+	/**
+	 * The night's level drifts: each night up to 2 % from the one before, pulled back toward the
+	 * usual (0.6 of the way it had gone stays); an event night is 8 to 16 % dearer.
+	 */
+	dailyMove: 0.02,
+	pull: 0.6,
+	eventNight: { chance: 0.05, uplift: [0.08, 0.16] },
+	/** A hotel's own move on a night, either way. */
+	hotelNightMove: 0.012,
+	/** A promotion: the hotel sells 6 to 14 % below its usual rate on every website that night. */
+	promotion: { chance: 0.1, cut: [0.06, 0.14] },
+	/** The hotel has no room left on any website that night. */
+	soldOut: { chance: 0.03 },
+	/** One website sells the hotel 3 to 8 % below its other websites that night. */
+	websiteDiscount: { chance: 0.1, cut: [0.03, 0.08] },
+	/** Each guest past two adds this. */
+	perExtraGuest: 0.12,
+} as const;
 
-const MARKET_FIELDS = ['seed', 'prices', 'currencies'];
+const MARKET_FIELDS = ['seed', 'myHotelCode', 'prices', 'currencies'];
 const PRICE_FIELDS = ['hotelCode', 'websiteCode', 'checkIn', 'factor'];
 
 function asFields(value: unknown, field: string): Record<string, unknown> {
@@ -98,6 +136,7 @@ export function parseMarket(input: unknown): MarketShop | undefined {
 	if (fields.prices !== undefined && !Array.isArray(fields.prices)) throw badRequest('market.prices must be an array');
 	return {
 		seed: fields.seed === undefined ? 1 : integer(fields.seed, 'market.seed'),
+		...(fields.myHotelCode === undefined ? {} : { myHotelCode: integer(fields.myHotelCode, 'market.myHotelCode', { min: 1 }) }),
 		prices: ((fields.prices as unknown[] | undefined) ?? []).map((price, i) => priceFactor(price, `market.prices[${i}]`)),
 		currencies: currencies(fields.currencies),
 	};
@@ -106,6 +145,9 @@ export function parseMarket(input: unknown): MarketShop | undefined {
 /** A hotel, website or night the run does not cover would make an entry that quietly moves nothing. */
 export function checkMarketScope(market: MarketShop, scope: MarketScope): void {
 	const hotels = `the run's hotels are ${scope.hotelCodes.join(', ')}`;
+	if (market.myHotelCode !== undefined && !scope.hotelCodes.includes(market.myHotelCode)) {
+		throw badRequest(`market.myHotelCode ${market.myHotelCode} is not a hotel of this run; ${hotels}`);
+	}
 	market.prices.forEach((price, i) => {
 		const field = `market.prices[${i}]`;
 		if (!scope.hotelCodes.includes(price.hotelCode)) throw badRequest(`${field}.hotelCode ${price.hotelCode} is not a hotel of this run; ${hotels}`);
@@ -122,14 +164,62 @@ export function checkMarketScope(market: MarketShop, scope: MarketScope): void {
 	}
 }
 
-/** Where in its star band a hotel's room sits for a night (0..1): one draw shared by every website. */
-export function baseDraw(market: MarketShop, hotelCode: number, checkIn: string, guests: number): number {
-	return createPrng(deriveSeed(market.seed, 'market-base', hotelCode, checkIn, guests)).next();
+const between = (draw: number, [low, high]: readonly [number, number]) => low + draw * (high - low);
+
+/**
+ * Each hotel's premium over the comp set's level, the same every night. Around my hotel (at 0):
+ * one competitor just below it, the others above it, evenly spread in a seeded order. Without
+ * one: every hotel evenly from -15 % to +20 %, in a seeded order. Each moved by a little jitter.
+ */
+export function hotelPremiums(market: MarketShop, hotelCodes: readonly number[]): Map<number, number> {
+	const random = createPrng(deriveSeed(market.seed, 'market-premiums', ...hotelCodes));
+	const jitter = () => between(random.next(), [-MARKET_SHAPE.premiumJitter, MARKET_SHAPE.premiumJitter]);
+	const spread = (codes: readonly number[], range: readonly [number, number]) =>
+		codes.map((code, i) => [code, between(codes.length === 1 ? 0.5 : i / (codes.length - 1), range) + jitter()] as const);
+	const mine = market.myHotelCode;
+	if (mine === undefined) return new Map(spread(random.sample(hotelCodes, hotelCodes.length), MARKET_SHAPE.spread));
+	const [below, ...above] = random.sample(hotelCodes.filter((code) => code !== mine), hotelCodes.length - 1);
+	return new Map([
+		[mine, 0],
+		...(below === undefined ? [] : [[below, between(random.next(), MARKET_SHAPE.justBelow)] as const]),
+		...spread(above, MARKET_SHAPE.above),
+	]);
 }
 
-/** A website's markup over a hotel's base rate, in [0, MAX_MARKUP], the same for every night. */
+/*
+ * The draws of a night are keyed by its days ahead of the run, not its date: the same seed lays
+ * out the same comp set whatever day it runs (but for the weekends, dearer for every hotel alike).
+ */
+
+/** The comp set's level for a night, as a factor of its usual rate: where its drift has taken it, or an event night. */
+export function nightLevel(market: MarketShop, dayOffset: number): number {
+	let drift = 0;
+	for (let day = 1; day <= dayOffset; day++) {
+		const random = createPrng(deriveSeed(market.seed, 'market-night', day));
+		drift = MARKET_SHAPE.pull * drift + between(random.next(), [-MARKET_SHAPE.dailyMove, MARKET_SHAPE.dailyMove]);
+		if (day === dayOffset) return 1 + drift + (random.chance(MARKET_SHAPE.eventNight.chance) ? between(random.next(), MARKET_SHAPE.eventNight.uplift) : 0);
+	}
+	return 1 + drift;
+}
+
+/** What a hotel does on a night, the same on every website: its own small move, a promotion, or no room left. */
+export function hotelNight(market: MarketShop, hotelCode: number, dayOffset: number, guests: number): { factor: number; soldOut: boolean } {
+	const random = createPrng(deriveSeed(market.seed, 'market-hotel-night', hotelCode, dayOffset, guests));
+	const move = between(random.next(), [-MARKET_SHAPE.hotelNightMove, MARKET_SHAPE.hotelNightMove]);
+	const promotion = random.chance(MARKET_SHAPE.promotion.chance) ? between(random.next(), MARKET_SHAPE.promotion.cut) : 0;
+	const soldOut = random.chance(MARKET_SHAPE.soldOut.chance);
+	return { factor: (1 + move) * (1 - promotion), soldOut };
+}
+
+/** A website's markup over a hotel's rate, in [0, maxMarkup], the same for every night. */
 export function markup(market: MarketShop, hotelCode: number, websiteCode: number): number {
-	return createPrng(deriveSeed(market.seed, 'market-markup', hotelCode, websiteCode)).float(0, MAX_MARKUP, 4);
+	return createPrng(deriveSeed(market.seed, 'market-markup', hotelCode, websiteCode)).float(0, MARKET_SHAPE.maxMarkup, 4);
+}
+
+/** A website selling a hotel below its other websites on a night (a parity break), as a factor: 1 on most nights. */
+export function websiteDiscount(market: MarketShop, hotelCode: number, websiteCode: number, dayOffset: number): number {
+	const random = createPrng(deriveSeed(market.seed, 'market-website-night', hotelCode, websiteCode, dayOffset));
+	return random.chance(MARKET_SHAPE.websiteDiscount.chance) ? 1 - between(random.next(), MARKET_SHAPE.websiteDiscount.cut) : 1;
 }
 
 /** A hotel's tax, the same on every website and night, so totals compare like with like. */

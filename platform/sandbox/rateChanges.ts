@@ -14,6 +14,11 @@ export interface RateChanges {
 	seed: number;
 	/** Share (0..1) of the records on sale whose rate goes up or down by 5 to 30 %. */
 	changed: number;
+	/**
+	 * Share (0..1) of the records on sale whose rate drifts up or down by 0.5 to 4.9 %: the small
+	 * moves of a day in a real market, which a consumer's threshold should keep out of its alerts.
+	 */
+	drift: number;
 	/** Share (0..1) of the records on sale that become sold out. */
 	soldOut: number;
 	/** Share (0..1) of the sold-out records that come back on sale. */
@@ -46,10 +51,12 @@ export interface RepeatStamp {
 	collectedAt: number;
 }
 
-type PlannedChange = 'changed' | 'soldOut' | 'backOnSale';
+type PlannedChange = 'changed' | 'drift' | 'soldOut' | 'backOnSale';
 
-const SHARES = ['changed', 'soldOut', 'backOnSale'] as const;
-const NO_CHANGES: RateChanges = { seed: 1, changed: 0, soldOut: 0, backOnSale: 0 };
+const SHARES = ['changed', 'drift', 'soldOut', 'backOnSale'] as const;
+const NO_CHANGES: RateChanges = { seed: 1, changed: 0, drift: 0, soldOut: 0, backOnSale: 0 };
+/** How far a changed rate moves, and how far a drifting one. */
+const MOVES = { changed: [0.05, 0.3], drift: [0.005, 0.049] } as const;
 // Shares such as 0.7 + 0.3 add up to a hair above 1 in floating point.
 const ROUNDING = 1e-9;
 
@@ -67,27 +74,33 @@ export function parseRateChanges(input: unknown): RateChanges {
 	const changes = { ...NO_CHANGES };
 	if (fields.seed !== undefined) changes.seed = integer(fields.seed, 'changes.seed');
 	for (const key of SHARES) if (fields[key] !== undefined) changes[key] = share(fields[key], `changes.${key}`);
-	if (changes.changed + changes.soldOut > 1 + ROUNDING) throw badRequest('changes.changed + changes.soldOut must not pass 1: both take from the records on sale');
+	if (changes.changed + changes.drift + changes.soldOut > 1 + ROUNDING) {
+		throw badRequest('changes.changed + changes.drift + changes.soldOut must not pass 1: all three take from the records on sale');
+	}
 	return changes;
 }
 
-/** Up or down by 5 to 30 %, in whole cents: at least one cent away from the old rate, and never down to 0. */
-function movedRate(rate: number, random: Prng): number {
+/** Up or down by a share drawn from [low, high], in whole cents: at least one cent away from the old rate, and never down to 0. */
+function movedRate(rate: number, random: Prng, [low, high]: readonly [number, number]): number {
 	const cents = Math.round(rate * 100);
-	const step = Math.max(1, Math.round(cents * random.float(0.05, 0.3, 3)));
+	const step = Math.max(1, Math.round(cents * random.float(low, high, 3)));
 	const down = random.chance(0.5) && cents - step >= 1;
 	return (down ? cents - step : cents + step) / 100;
 }
 
-function changedFields(record: RateRecord, change: PlannedChange, random: Prng): Partial<RateRecord> {
+/** The fields a record on sale has and a sold-out one has not (SOLD_OUT's). */
+const ON_SALE_FIELDS = ['onsiteRate', 'netRate', 'taxAmount', 'isLAR', 'roomAvailable', 'roomLeft', 'promo', 'otherInformation', 'statusCode'] as const;
+
+function changedFields(record: RateRecord, change: PlannedChange, random: Prng, onSaleTwin: RateRecord | undefined): Partial<RateRecord> {
 	switch (change) {
 		case 'changed':
+		case 'drift':
 			// The tax stays the same share of the rate, so taxAmount and netRate move with it.
-			return priced(movedRate(record.onsiteRate, random), record.taxAmount / record.onsiteRate, record.taxStatus === 1);
+			return priced(movedRate(record.onsiteRate, random, MOVES[change]), record.taxAmount / record.onsiteRate, record.taxStatus === 1);
 		case 'soldOut':
 			return SOLD_OUT;
 		case 'backOnSale':
-			return onSaleAgain(record, random);
+			return onSaleTwin ? Object.fromEntries(ON_SALE_FIELDS.map((field) => [field, onSaleTwin[field]])) : onSaleAgain(record, random);
 	}
 }
 
@@ -112,10 +125,11 @@ function plannedChanges(base: RateRecord[], changes: RateChanges): Map<number, P
 	const soldOut = base.flatMap((record, i) => (record.onsiteRate === 0 ? [i] : []));
 	const random = createPrng(deriveSeed(changes.seed, 'rate-changes'));
 	const changedCount = Math.round(changes.changed * onSale.length);
-	// Two shares adding up to 1 can both round half up; then sold out gets the records left.
-	const soldOutCount = Math.min(Math.round(changes.soldOut * onSale.length), onSale.length - changedCount);
+	const driftCount = Math.min(Math.round(changes.drift * onSale.length), onSale.length - changedCount);
+	// Shares adding up to 1 can all round half up; then sold out gets the records left.
+	const soldOutCount = Math.min(Math.round(changes.soldOut * onSale.length), onSale.length - changedCount - driftCount);
 	const planned = new Map<number, PlannedChange>();
-	random.sample(onSale, changedCount + soldOutCount).forEach((i, n) => planned.set(i, n < changedCount ? 'changed' : 'soldOut'));
+	random.sample(onSale, changedCount + driftCount + soldOutCount).forEach((i, n) => planned.set(i, n < changedCount ? 'changed' : n < changedCount + driftCount ? 'drift' : 'soldOut'));
 	for (const i of random.sample(soldOut, Math.round(changes.backOnSale * soldOut.length))) planned.set(i, 'backOnSale');
 	return planned;
 }
@@ -123,9 +137,15 @@ function plannedChanges(base: RateRecord[], changes: RateChanges): Map<number, P
 /**
  * The stays of `base` collected again: every record in the same order, with the repeat's
  * recordId (same rec number) and dtCollected, the same rates but for the planned changes, and
- * those changes as a consumer should report them, in record order.
+ * those changes as a consumer should report them, in record order. A stay back on sale takes
+ * the rate of its twin in `onSaleTwins` (a comp-set shop's layout), else one from its star band.
  */
-export function repeatRecords(base: RateRecord[], stamp: RepeatStamp, changes: RateChanges): { records: RateRecord[]; expectedChanges: ExpectedChange[] } {
+export function repeatRecords(
+	base: RateRecord[],
+	stamp: RepeatStamp,
+	changes: RateChanges,
+	onSaleTwins?: readonly RateRecord[],
+): { records: RateRecord[]; expectedChanges: ExpectedChange[] } {
 	const planned = plannedChanges(base, changes);
 	const dtCollected = new Date(stamp.collectedAt).toISOString();
 	const expectedChanges: ExpectedChange[] = [];
@@ -134,7 +154,7 @@ export function repeatRecords(base: RateRecord[], stamp: RepeatStamp, changes: R
 		const record: RateRecord = { ...previous, recordId: recordIdFor(stamp.shopId, stamp.runNo, i + 1), dtCollected };
 		if (change === undefined) return record;
 		// Each record's new rate has its own stream, so it does not depend on which others change.
-		Object.assign(record, changedFields(previous, change, createPrng(deriveSeed(changes.seed, 'rate-change', i))));
+		Object.assign(record, changedFields(previous, change, createPrng(deriveSeed(changes.seed, 'rate-change', i)), onSaleTwins?.[i]));
 		expectedChanges.push(expectedChange(previous, record));
 		return record;
 	});

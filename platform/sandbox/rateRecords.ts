@@ -1,7 +1,7 @@
 import type { SandboxData } from './data';
 import { buildHotel } from './data/hotels';
 import { ALL_WEBSITES, type Website } from './data/websites';
-import { baseDraw, hotelTax, markup, priceFactorFor, type MarketScope, type MarketShop } from './marketShop';
+import { hotelNight, hotelPremiums, hotelTax, MARKET_SHAPE, markup, nightLevel, priceFactorFor, websiteDiscount, type MarketScope, type MarketShop } from './marketShop';
 import { createPrng, deriveSeed, type Prng } from './prng';
 import type { RateRecord } from './types';
 
@@ -83,10 +83,18 @@ export function priced(onsiteRate: number, taxShare: number, taxIncluded: boolea
 
 /** A nightly rate from the hotel's star band, `draw` (0..1) placing it inside the band. */
 function nightlyRate(starRating: string, roomIndex: number, checkIn: number, currency: string, draw: number): number {
+	return Number((bandRate(starRating, roomIndex, currency, draw) * (isWeekend(checkIn) ? 1.15 : 1)).toFixed(2));
+}
+
+/** A rate from the star band in the currency, `draw` (0..1) placing it inside the band, any night. */
+function bandRate(starRating: string, roomIndex: number, currency: string, draw: number): number {
 	const [low, high] = NIGHTLY_USD_BY_STARS[starRating] ?? [90, 200];
-	const weekend = [5, 6].includes(new Date(checkIn).getUTCDay());
-	const fx = USD_RATE[currency.toUpperCase()] ?? 1;
-	return Number(((low + draw * (high - low)) * (1 + roomIndex * 0.25) * (weekend ? 1.15 : 1) * fx).toFixed(2));
+	return (low + draw * (high - low)) * (1 + roomIndex * 0.25) * (USD_RATE[currency.toUpperCase()] ?? 1);
+}
+
+/** Friday and Saturday check-ins. */
+function isWeekend(checkIn: number): boolean {
+	return [5, 6].includes(new Date(checkIn).getUTCDay());
 }
 
 /** A sold-out record's stay on sale again: a fresh rate for its hotel, room and night, rooms left, a promo. */
@@ -144,18 +152,42 @@ function drawnPricing(random: Prng, slot: RecordSlot, currency: string): Pricing
 	return { roomIndex, soldOut, rate: soldOut ? SOLD_OUT : priced(nightly, taxShare, taxIncluded), taxIncluded, currency };
 }
 
+/** A comp-set shop's layout for one run: its hotels' premiums and the star band its level comes from. */
+interface MarketLayout {
+	market: MarketShop;
+	premiums: Map<number, number>;
+	starRating: string;
+}
+
+function marketLayout(market: MarketShop, hotels: ReadonlyArray<{ hotel: { hotelcode: number; starrating: string } }>): MarketLayout {
+	const stars = hotels.map(({ hotel }) => hotel).sort((a, b) => a.starrating.localeCompare(b.starrating));
+	const mine = stars.find((hotel) => hotel.hotelcode === market.myHotelCode);
+	return {
+		market,
+		premiums: hotelPremiums(market, hotels.map(({ hotel }) => hotel.hotelcode)),
+		// The comp set is priced as hotels of my hotel's class, or of the middle one's.
+		starRating: (mine ?? stars[Math.floor((stars.length - 1) / 2)]).starrating,
+	};
+}
+
 /**
- * A market record: the hotel's first room at its base rate for the night, plus the website's
- * markup, in whole cents, then moved by the matching `prices` factors (0 sells it out).
+ * A market record: the hotel's first room at the comp set's level for the night (the middle of
+ * its star band, weekends a little dearer), times the night's move, the hotel's premium and its
+ * own move or promotion that night, plus the website's markup (and its discount, on the odd
+ * night), in whole cents; then moved by the matching `prices` factors (0 sells it out).
  */
-function marketPricing(market: MarketShop, slot: RecordSlot, currency: string): Pricing {
-	const base = nightlyRate(slot.starRating, 0, slot.checkIn, currency, baseDraw(market, slot.hotelCode, isoDay(slot.checkIn), slot.guests));
-	const listed = Number((base * (1 + markup(market, slot.hotelCode, slot.websiteCode))).toFixed(2));
-	const factor = priceFactorFor(market, { hotelCode: slot.hotelCode, websiteCode: slot.websiteCode, dayOffset: slot.dayOffset, checkIn: isoDay(slot.checkIn) });
+function marketPricing({ market, premiums, starRating }: MarketLayout, slot: RecordSlot, currency: string, everyRoomOnSale: boolean): Pricing {
+	const day = isoDay(slot.checkIn);
+	const usual = bandRate(starRating, 0, currency, 0.5) * (1 + (isWeekend(slot.checkIn) ? MARKET_SHAPE.weekend : 0)) * (1 + MARKET_SHAPE.perExtraGuest * (slot.guests - 2));
+	const level = usual * nightLevel(market, slot.dayOffset);
+	const night = hotelNight(market, slot.hotelCode, slot.dayOffset, slot.guests);
+	const hotelRate = level * (1 + (premiums.get(slot.hotelCode) ?? 0)) * night.factor;
+	const listed = Number((hotelRate * (1 + markup(market, slot.hotelCode, slot.websiteCode)) * websiteDiscount(market, slot.hotelCode, slot.websiteCode, slot.dayOffset)).toFixed(2));
+	const factor = priceFactorFor(market, { hotelCode: slot.hotelCode, websiteCode: slot.websiteCode, dayOffset: slot.dayOffset, checkIn: day });
 	const { taxIncluded, taxShare } = hotelTax(market, slot.hotelCode);
-	const soldOut = factor === 0;
+	const soldOut = !everyRoomOnSale && (night.soldOut || factor === 0);
 	// A small factor still leaves a rate: only 0 means sold out.
-	const onsiteRate = Math.max(0.01, Number((listed * factor).toFixed(2)));
+	const onsiteRate = Math.max(0.01, Number((listed * (factor || 1)).toFixed(2)));
 	return { roomIndex: 0, soldOut, rate: soldOut ? SOLD_OUT : priced(onsiteRate, taxShare, taxIncluded), taxIncluded, currency: market.currencies[slot.hotelCode] ?? currency };
 }
 
@@ -165,26 +197,28 @@ function marketPricing(market: MarketShop, slot: RecordSlot, currency: string): 
  * Once pairs × horizon records have used every pair and day, the next ones are for one guest
  * more (3, then 4…), so every record of a run is a stay of its own: hotel, website, check-in,
  * los, guests and room type never repeat together. A market plan prices every record by its
- * layout, and draws the rest from the market seed, so the same seed gives the same records.
+ * layout, and draws the rest from the market seed, so the same seed gives the same records;
+ * with `everyRoomOnSale`, its sold-out records at the rate they would have (what a repeat brings
+ * back on sale).
  */
-export function buildRateRecords(data: SandboxData, plan: RatePlan): RateRecord[] {
+export function buildRateRecords(data: SandboxData, plan: RatePlan, { everyRoomOnSale = false } = {}): RateRecord[] {
 	// A code listed twice would make the same pair twice and repeat its stays.
 	const hotels = [...new Set(plan.hotelCodes)].map((code) => data.hotelsByCode.get(code) ?? buildHotel(data.seed, code));
 	const sites = [...new Set(plan.websiteCodes)].map(websiteFor);
 	const pairs = hotels.flatMap((hotel) => sites.map((site) => ({ hotel, site })));
 	const horizon = Math.max(1, plan.horizon);
 	const collectedDay = Math.floor(plan.collectedAt / DAY_MS) * DAY_MS;
-	const { market } = plan;
+	const layout = plan.market ? marketLayout(plan.market, hotels) : undefined;
 	return Array.from({ length: plan.count }, (_, i) => {
 		const { hotel: seedHotel, site } = pairs[i % pairs.length];
 		const { hotel, cityInfo } = seedHotel;
-		const random = createPrng(market ? deriveSeed(data.seed, 'market-rate', market.seed, plan.shopId, i) : deriveSeed(data.seed, 'rate', plan.shopId, plan.runNo, i));
+		const random = createPrng(layout ? deriveSeed(data.seed, 'market-rate', layout.market.seed, plan.shopId, i) : deriveSeed(data.seed, 'rate', plan.shopId, plan.runNo, i));
 		const dayOffset = (Math.floor(i / pairs.length) % horizon) + 1;
 		const guests = 2 + Math.floor(i / (pairs.length * horizon));
 		const checkIn = collectedDay + dayOffset * DAY_MS;
 		const checkOut = checkIn + plan.los * DAY_MS;
 		const slot: RecordSlot = { starRating: hotel.starrating, hotelCode: hotel.hotelcode, websiteCode: site.websitecode, checkIn, dayOffset, guests };
-		const { roomIndex, soldOut, rate, taxIncluded, currency } = market ? marketPricing(market, slot, plan.currency) : drawnPricing(random, slot, plan.currency);
+		const { roomIndex, soldOut, rate, taxIncluded, currency } = layout ? marketPricing(layout, slot, plan.currency, everyRoomOnSale) : drawnPricing(random, slot, plan.currency);
 		const { onsiteRate, taxAmount, netRate } = rate;
 		const room = ROOMS[roomIndex];
 		const discount = random.chance(0.3) ? random.pick([5, 10, 12, 15, 20]) : 0;

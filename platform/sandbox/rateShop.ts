@@ -2,7 +2,7 @@ import { badRequest } from './api/errors';
 import { integer, rejectUnknownFields } from './api/fields';
 import type { VirtualClock } from './clock';
 import type { SandboxData } from './data';
-import { DeliveryClient, runPool, type Delivery } from './delivery';
+import { DEFAULT_RETRIES, DeliveryClient, postWithRetries, RETRY_DELAYS_MS, runPool, type Delivery } from './delivery';
 import { checkMarketScope, parseMarket, type MarketInput, type MarketShop } from './marketShop';
 import { createPrng, deriveSeed } from './prng';
 import { parseRateChanges, repeatRecords, type ExpectedChange, type RateChanges } from './rateChanges';
@@ -19,14 +19,19 @@ export interface RunShopOptions {
 	perDelivery?: number;
 	/** Concurrent senders (default 20). */
 	concurrency?: number;
-	/** How long a sender waits for the receiver's answer before giving up on a delivery (default 10). */
+	/** How long a sender waits for the receiver's answer before giving up on an attempt (default 10). */
 	timeoutSeconds?: number;
+	/** How many times a delivery that got no answer, a 5xx or a 429 is posted again, with backoff (default 3; 0 turns retrying off). */
+	retries?: number;
 	hotelCodes?: number[];
 	websiteCodes?: number[];
 	/** A comp-set shop (sandbox extra): one room per hotel and night on every website, at rates laid out by construction (see MarketShop). */
 	market?: MarketInput;
-	/** Collect the stays of this earlier run again (sandbox extra): same stays and rates, new recordIds, later dtCollected. */
-	repeatRun?: number;
+	/**
+	 * Collect the stays of this earlier run again (sandbox extra): same stays and rates, new
+	 * recordIds, later dtCollected. 'latest' (with shopId): the latest run of that shop.
+	 */
+	repeatRun?: number | 'latest';
 	/** Only with repeatRun: which shares of its rates change (see RateChanges). */
 	changes?: Partial<RateChanges>;
 	/** Only with repeatRun, without changes: deliver that run's records again exactly as they were (same recordIds and dtCollected), as a service that redelivers would. */
@@ -46,8 +51,10 @@ export interface RunSummary {
 	webhooks: number;
 	deliveries: number;
 	records: number;
-	/** Count of deliveries by receiver status; `error` when no answer came. */
+	/** Count of deliveries by the receiver's last answer; `error` when no answer came. */
 	byStatus: Record<string, number>;
+	/** Deliveries the sender posted more than once (see RETRY_DELAYS_MS). */
+	retried: number;
 	/** A repeat's: the run it repeats. */
 	repeatOf?: number;
 	/** A repeat's: every record whose rate differs from the repeated run, in record order. */
@@ -67,6 +74,7 @@ interface DeliveryOptions {
 	perDelivery: number;
 	concurrency: number;
 	timeoutSeconds: number;
+	retries: number;
 	copies: number;
 }
 
@@ -79,7 +87,7 @@ interface FreshRun {
 }
 
 interface RepeatRun {
-	repeatRun: number;
+	repeatRun: number | 'latest';
 	shopId?: number;
 	changes: RateChanges;
 	replay: boolean;
@@ -87,7 +95,7 @@ interface RepeatRun {
 
 export type ParsedRunShopOptions = DeliveryOptions & (FreshRun | RepeatRun);
 
-const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'hotelCodes', 'websiteCodes', 'market', 'repeatRun', 'changes', 'replay', 'copies'];
+const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'retries', 'hotelCodes', 'websiteCodes', 'market', 'repeatRun', 'changes', 'replay', 'copies'];
 /** A repeat collects exactly the stays of the run it repeats (a market run's layout with them), so what chooses stays is not its to set. */
 const STAY_CHOOSING_FIELDS = ['records', 'hotelCodes', 'websiteCodes', 'market'];
 
@@ -95,6 +103,11 @@ function optionalCodes(value: unknown, field: string): number[] | undefined {
 	if (value === undefined) return undefined;
 	if (!Array.isArray(value) || value.length === 0) throw badRequest(`${field} must be a non-empty array of integers`);
 	return value.map((code, i) => integer(code, `${field}[${i}]`, { min: 1 }));
+}
+
+function repeatedRunId(value: unknown): number {
+	if (typeof value !== 'number') throw badRequest("repeatRun must be a runId (an integer) or 'latest'");
+	return integer(value, 'repeatRun', { min: 1 });
 }
 
 /** Checks runShop arguments (they also arrive as JSON on POST /__sandbox/run-shop). */
@@ -107,6 +120,7 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 		perDelivery: options.perDelivery === undefined ? 1 : integer(options.perDelivery, 'perDelivery', { min: 1 }),
 		concurrency: options.concurrency === undefined ? 20 : integer(options.concurrency, 'concurrency', { min: 1, max: 2000 }),
 		timeoutSeconds: options.timeoutSeconds === undefined ? 10 : integer(options.timeoutSeconds, 'timeoutSeconds', { min: 1, max: 600 }),
+		retries: options.retries === undefined ? DEFAULT_RETRIES : integer(options.retries, 'retries', { min: 0, max: RETRY_DELAYS_MS.length }),
 		copies: options.copies === undefined ? 1 : integer(options.copies, 'copies', { min: 1, max: 5 }),
 	};
 	if (options.replay !== undefined && typeof options.replay !== 'boolean') throw badRequest('replay must be true or false');
@@ -125,10 +139,13 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 	if (options.replay && options.changes !== undefined) throw badRequest('replay delivers a run unchanged: leave changes out');
 	const chosen = STAY_CHOOSING_FIELDS.find((field) => options[field] !== undefined);
 	if (chosen) throw badRequest(`${chosen} cannot be set with repeatRun: a repeat collects the stays of the run it repeats`);
+	const shopId = options.shopId === undefined ? undefined : integer(options.shopId, 'shopId', { min: 1 });
+	// The latest run of a shop, so that a printed command repeats whatever ran before it, whatever its runId.
+	if (options.repeatRun === 'latest' && shopId === undefined) throw badRequest("repeatRun 'latest' needs shopId: the shop whose latest run to repeat");
 	return {
 		...delivery,
-		repeatRun: integer(options.repeatRun, 'repeatRun', { min: 1 }),
-		shopId: options.shopId === undefined ? undefined : integer(options.shopId, 'shopId', { min: 1 }),
+		repeatRun: options.repeatRun === 'latest' ? 'latest' : repeatedRunId(options.repeatRun),
+		shopId,
 		changes: parseRateChanges(options.changes),
 		replay: options.replay === true,
 	};
@@ -176,14 +193,14 @@ export class RateShopRunner {
 	async run(input: RunShopOptions, trigger?: RunTrigger): Promise<RunSummary> {
 		const options = parseRunShopOptions(input);
 		const { runId, recipe, records, repeat } =
-			'repeatRun' in options ? (options.replay ? this.replay(options) : this.recollect(options)) : this.collect(options, trigger);
+			'repeatRun' in options ? this.repeat({ ...options, repeatRun: this.repeatedRun(options) }) : this.collect(options, trigger);
 		this.recipes.set(runId, recipe);
 		const { shopId, account } = recipe;
 		const targets = this.webhooks.forAccount(account);
 		const copies = Array.from({ length: options.copies });
 		const tasks = targets.flatMap((webhook) =>
 			this.chunks(records, options.perDelivery).flatMap((chunk) =>
-				copies.map(() => () => this.deliver(runId, shopId, webhook, chunk, options.perDelivery, options.timeoutSeconds * 1000)),
+				copies.map(() => () => this.deliver(runId, shopId, webhook, chunk, options)),
 			),
 		);
 		const deliveries = await runPool(tasks, options.concurrency);
@@ -202,6 +219,7 @@ export class RateShopRunner {
 			deliveries: deliveries.length,
 			records: records.length,
 			byStatus,
+			retried: deliveries.filter((delivery) => delivery.attempts.length > 1).length,
 			...repeat,
 		};
 		this.summaries.push(summary);
@@ -260,8 +278,20 @@ export class RateShopRunner {
 		};
 	}
 
+	/** The runId a repeat names: the one given, or the latest run of its shop. */
+	private repeatedRun(options: RepeatRun): number {
+		if (options.repeatRun !== 'latest') return options.repeatRun;
+		const runIds = [...this.recipes].filter(([, recipe]) => recipe.shopId === options.shopId).map(([runId]) => runId);
+		if (runIds.length === 0) throw badRequest(`repeatRun 'latest': shop ${options.shopId} has no run to repeat yet (runs are forgotten on reset)`);
+		return Math.max(...runIds);
+	}
+
+	private repeat(options: RepeatRun & { repeatRun: number }): Collection {
+		return options.replay ? this.replay(options) : this.recollect(options);
+	}
+
 	/** The stays of an earlier run collected again, for the same account, with the changes asked for. */
-	private recollect(options: RepeatRun): Collection {
+	private recollect(options: RepeatRun & { repeatRun: number }): Collection {
 		const base = this.recipes.get(options.repeatRun);
 		if (!base) throw badRequest(`unknown repeatRun ${options.repeatRun}: no run of this sandbox has that runId (runs are forgotten on reset)`);
 		if (options.shopId !== undefined && options.shopId !== base.shopId) {
@@ -277,7 +307,7 @@ export class RateShopRunner {
 	}
 
 	/** An earlier run's records delivered again as they were: nothing in them is new to a receiver. */
-	private replay(options: RepeatRun): Collection {
+	private replay(options: RepeatRun & { repeatRun: number }): Collection {
 		const base = this.recipes.get(options.repeatRun);
 		if (!base) throw badRequest(`unknown repeatRun ${options.repeatRun}: no run of this sandbox has that runId (runs are forgotten on reset)`);
 		return { runId: ++this.runNo, recipe: base, records: this.recordsOf(options.repeatRun), repeat: { repeatOf: options.repeatRun, expectedChanges: [] } };
@@ -290,7 +320,19 @@ export class RateShopRunner {
 	}
 
 	private repeated(runId: number, recipe: RunRecipe, { repeatOf, changes }: RepeatSource): ReturnType<typeof repeatRecords> {
-		return repeatRecords(this.recordsOf(repeatOf), { shopId: recipe.shopId, runNo: runId, collectedAt: recipe.collectedAt }, changes);
+		const stamp = { shopId: recipe.shopId, runNo: runId, collectedAt: recipe.collectedAt };
+		return repeatRecords(this.recordsOf(repeatOf), stamp, changes, changes.backOnSale > 0 ? this.onSaleTwins(repeatOf) : undefined);
+	}
+
+	/**
+	 * A comp-set shop's records with every room on sale, for the stays a repeat brings back on
+	 * sale: they come back at the layout's rate, not at one drawn from the hotel's star band.
+	 */
+	private onSaleTwins(runId: number): RateRecord[] | undefined {
+		let recipe = this.recipes.get(runId) as RunRecipe;
+		while (!('plan' in recipe.source)) recipe = this.recipes.get(recipe.source.repeatOf) as RunRecipe;
+		const { plan } = recipe.source;
+		return plan.market ? buildRateRecords(this.data, plan, { everyRoomOnSale: true }) : undefined;
 	}
 
 	private chunks(records: RateRecord[], size: number): RateRecord[][] {
@@ -299,10 +341,10 @@ export class RateShopRunner {
 		return chunks;
 	}
 
-	private async deliver(runId: number, shopId: number, webhook: StoredWebhook, chunk: RateRecord[], perDelivery: number, timeoutMs: number): Promise<Delivery> {
-		const body = perDelivery === 1 ? chunk[0] : chunk;
+	private async deliver(runId: number, shopId: number, webhook: StoredWebhook, chunk: RateRecord[], options: DeliveryOptions): Promise<Delivery> {
+		const body = options.perDelivery === 1 ? chunk[0] : chunk;
 		const startedAt = Date.now();
-		const outcome = await this.client.post(webhook, JSON.stringify(body), timeoutMs);
+		const { outcome, attempts } = await postWithRetries(this.client, webhook, JSON.stringify(body), { timeoutMs: options.timeoutSeconds * 1000, retries: options.retries });
 		const delivery: Delivery = {
 			seq: ++this.deliverySeq,
 			runId,
@@ -317,6 +359,7 @@ export class RateShopRunner {
 			...(outcome.responseBody !== undefined ? { responseBody: outcome.responseBody } : {}),
 			at: new Date(startedAt).toISOString(),
 			durationMs: Date.now() - startedAt,
+			attempts,
 		};
 		this.log.push(delivery);
 		return delivery;

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 
 import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import type { NodeTypeDescriptionWithHint } from '../../nodes/shared/builderHint';
 import {
 	ACCESS_TOKEN_CREDENTIAL,
 	ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME,
@@ -158,5 +159,30 @@ describe('credential names come from one constant', () => {
 				return names.filter((name) => text.includes(`'${name}'`)).map((name) => `${file}: '${name}'`);
 			});
 		expect(spelled).toEqual([]);
+	});
+});
+
+describe("builderHint: what n8n's AI Workflow Builder reads to pick a node", () => {
+	const hinted = () =>
+		allNodes.filter((description): description is NodeTypeDescriptionWithHint => 'builderHint' in description);
+
+	it('is given by every node that calls the service or starts a workflow', () => {
+		expect(hinted().map((description) => description.defaults.name)).toEqual(
+			expect.arrayContaining(['Hotel Info', 'Schedule', 'Event Impact', 'Airports', 'Hotel Demand', 'Shop Update', 'Rate Record Trigger']),
+		);
+	});
+
+	it('names each credential the node asks for, and relates it only to nodes of this package that exist', async () => {
+		const loader = await loadPackage();
+		const packageNodeTypes = new Set(allNodes.map((description) => `n8n-nodes-travel-pricing.${description.name}`));
+		for (const description of hinted()) {
+			for (const credential of description.credentials ?? []) {
+				expect(description.builderHint.searchHint).toContain(loader.getCredential(credential.name).type.displayName);
+			}
+			const ours = (description.builderHint.relatedNodes ?? [])
+				.map((related) => related.nodeType)
+				.filter((nodeType) => nodeType.startsWith('n8n-nodes-travel-pricing.'));
+			expect(ours.filter((nodeType) => !packageNodeTypes.has(nodeType))).toEqual([]);
+		}
 	});
 });

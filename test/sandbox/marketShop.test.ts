@@ -1,7 +1,7 @@
 import axios, { type AxiosInstance } from 'axios';
 import { deliveredRecords, startReceiver, type Receiver } from './frozenSandbox';
 import { startSandbox, type MarketInput, type RateRecord, type RunSummary, type Sandbox } from '../../platform/sandbox';
-import { MAX_MARKUP } from '../../platform/sandbox/marketShop';
+import { hotelNight, hotelPremiums, MARKET_SHAPE, nightLevel, websiteDiscount } from '../../platform/sandbox/marketShop';
 import { SOLD_OUT } from '../../platform/sandbox/rateRecords';
 
 const START = '2026-12-01T10:54:00.000Z';
@@ -85,7 +85,7 @@ describe('a market shop lays out one room per hotel and night on every website',
 			expect(hotelNight.map((record) => record.websiteCode).sort()).toEqual([12, 2, 5]);
 			expect(new Set(hotelNight.map((record) => record.roomType))).toEqual(new Set(['Standard Queen Room']));
 		}
-		expect(records.every((record) => record.isLAR)).toBe(true);
+		expect(records.filter((record) => record.onsiteRate > 0).every((record) => record.isLAR)).toBe(true);
 	});
 
 	it('keeps every record a stay of its own', async () => {
@@ -94,21 +94,39 @@ describe('a market shop lays out one room per hotel and night on every website',
 		expect(stays.size).toBe(records.length);
 	});
 
-	it('sells a hotel within 0–3 % on every website for a night, the cheapest website varying, nothing sold out', async () => {
+	it('sells a hotel within its websites’ markups (under 1 %) for a night, but for the odd night a website sells it 3–8 % below the others', async () => {
 		const records = await marketRun({ seed: 3 }, PAIRS * 30);
 		const cheapestWebsites = new Set<number>();
-		for (const hotelNight of groupBy(records, (record) => `${record.hotelCode}|${nightOf(record)}`)) {
-			const rates = hotelNight.map((record) => record.onsiteRate);
+		let discounted = 0;
+		for (const hotelNight of groupBy(records, (record) => `${record.hotelCode}|${nightOf(record)}`).filter((night) => night[0].onsiteRate > 0)) {
+			const rates = hotelNight.map((record) => record.onsiteRate).sort((a, b) => a - b);
 			// Each rate is rounded to the cent on its own: half a cent either way.
-			expect(Math.max(...rates)).toBeLessThanOrEqual(Math.min(...rates) * (1 + MAX_MARKUP) + 0.01);
-			cheapestWebsites.add(hotelNight.reduce((cheapest, record) => (record.onsiteRate < cheapest.onsiteRate ? record : cheapest)).websiteCode);
+			if (rates[rates.length - 1] <= rates[0] * (1 + MARKET_SHAPE.maxMarkup) + 0.01) {
+				cheapestWebsites.add(hotelNight.reduce((cheapest, record) => (record.onsiteRate < cheapest.onsiteRate ? record : cheapest)).websiteCode);
+				continue;
+			}
+			discounted++;
+			// A website (on a rare night, two or three) below the others by 3 to 8 %, give or take the markups.
+			expect(1 - rates[0] / rates[rates.length - 1]).toBeLessThan(0.08 + MARKET_SHAPE.maxMarkup + 0.001);
 		}
 		expect(cheapestWebsites.size).toBeGreaterThan(1);
-		expect(records.every((record) => record.onsiteRate > 0 && record.statusCode === 200)).toBe(true);
+		// 120 hotel-nights, three websites each at a 10 % chance: a handful, not most.
+		expect(discounted).toBeGreaterThan(3);
+		expect(discounted).toBeLessThan(60);
+	});
+
+	it('sells a hotel out on the odd night, on every website, and nothing else', async () => {
+		const records = await marketRun({ seed: 3 }, PAIRS * 30);
+		const soldOut = records.filter((record) => record.onsiteRate === 0);
+		for (const record of soldOut) expect(record).toMatchObject({ ...SOLD_OUT, roomType: 'Standard Queen Room' });
+		const nights = groupBy(soldOut, (record) => `${record.hotelCode}|${nightOf(record)}`);
+		expect(nights.every((night) => night.length === 3)).toBe(true);
+		expect(nights.length).toBeGreaterThan(0);
+		expect(nights.length).toBeLessThan(12);
 	});
 
 	it('taxes a hotel the same way on every website, so its totals keep the same order as its rates', async () => {
-		const records = await marketRun({ seed: 3 }, PAIRS * 30);
+		const records = (await marketRun({ seed: 3 }, PAIRS * 30)).filter((record) => record.onsiteRate > 0);
 		for (const hotel of groupBy(records, (record) => String(record.hotelCode))) {
 			expect(new Set(hotel.map((record) => `${record.taxStatus}|${record.taxType}`)).size).toBe(1);
 			for (const record of hotel) {
@@ -126,6 +144,82 @@ describe('a market shop lays out one room per hotel and night on every website',
 		expect(again.map(withoutRun)).toEqual(first.map(withoutRun));
 		expect(other.map((record) => record.onsiteRate)).not.toEqual(first.map((record) => record.onsiteRate));
 		expect(other.map((record) => record.roomType)).toEqual(first.map((record) => record.roomType));
+	});
+});
+
+describe('the comp set spreads as a real one does', () => {
+	/** Each hotel's rate on website 2 by night, on sale only. */
+	async function ratesByHotel(market: MarketInput): Promise<Map<number, Map<string, number>>> {
+		const records = (await marketRun(market, PAIRS * 30)).filter((record) => record.websiteCode === 2 && record.onsiteRate > 0);
+		const byHotel = new Map<number, Map<string, number>>();
+		for (const record of records) byHotel.set(record.hotelCode, (byHotel.get(record.hotelCode) ?? new Map<string, number>()).set(record.checkIn.slice(0, 10), record.onsiteRate));
+		return byHotel;
+	}
+
+	/** A hotel's usual rate against another's: the median of their ratios over the nights both sell. */
+	function usualRatio(of: Map<string, number>, to: Map<string, number>): number {
+		const ratios = [...of].filter(([day]) => to.has(day)).map(([day, rate]) => rate / (to.get(day) as number)).sort((a, b) => a - b);
+		return ratios[Math.floor(ratios.length / 2)];
+	}
+
+	it('around my hotel: one competitor usually just below it (2.5–4.5 %), the others above it (3–22 %), each moved by a little jitter', async () => {
+		const byHotel = await ratesByHotel({ seed: 3, myHotelCode: MY_HOTEL });
+		const mine = byHotel.get(MY_HOTEL) as Map<string, number>;
+		const ratios = [...byHotel].filter(([code]) => code !== MY_HOTEL).map(([, rates]) => usualRatio(rates, mine) - 1).sort((a, b) => a - b);
+		const slack = MARKET_SHAPE.premiumJitter + MARKET_SHAPE.hotelNightMove;
+		expect(ratios[0]).toBeGreaterThan(-0.045 - slack);
+		expect(ratios[0]).toBeLessThan(-0.025 + slack);
+		for (const ratio of ratios.slice(1)) expect(ratio).toBeGreaterThan(0.03 - slack);
+		expect(ratios[ratios.length - 1]).toBeLessThan(0.22 + slack);
+	});
+
+	it('without a hotel of mine: from about 15 % below the comp set’s level to 20 % above it', async () => {
+		const byHotel = await ratesByHotel({ seed: 3 });
+		const [first, ...others] = [...byHotel.values()];
+		const ratios = others.map((rates) => usualRatio(rates, first)).concat(1);
+		const spread = Math.max(...ratios) / Math.min(...ratios) - 1;
+		expect(spread).toBeGreaterThan(0.3);
+		expect(spread).toBeLessThan(0.5);
+	});
+
+	it('moves a hotel’s rate from one night to the next mostly by under 5 %, with a few larger moves (weekends, events, promotions)', async () => {
+		const byHotel = await ratesByHotel({ seed: 3, myHotelCode: MY_HOTEL });
+		const moves = [...byHotel.values()].flatMap((rates) => {
+			const nights = [...rates].sort(([a], [b]) => a.localeCompare(b));
+			return nights.slice(1).map(([, rate], i) => Math.abs(rate / nights[i][1] - 1));
+		});
+		const small = moves.filter((move) => move < 0.05).length / moves.length;
+		expect(small).toBeGreaterThan(0.6);
+		expect(moves.some((move) => move >= 0.1)).toBe(true);
+	});
+
+	it('lays out promotions: on the odd night a hotel sells 6–14 % below its usual rate', () => {
+		const nights = Array.from({ length: 2000 }, (_, day) => hotelNight({ seed: 3, prices: [], currencies: {} }, HOTEL_B, day + 1, 2));
+		const promoted = nights.filter((night) => night.factor < 1 - MARKET_SHAPE.hotelNightMove);
+		expect(promoted.length / nights.length).toBeCloseTo(MARKET_SHAPE.promotion.chance, 1);
+		for (const night of promoted) {
+			expect(night.factor).toBeGreaterThan((1 - 0.14) * (1 - MARKET_SHAPE.hotelNightMove) - 0.0001);
+			expect(night.factor).toBeLessThan((1 - 0.06) * (1 + MARKET_SHAPE.hotelNightMove) + 0.0001);
+		}
+		expect(nights.filter((night) => night.soldOut).length / nights.length).toBeCloseTo(MARKET_SHAPE.soldOut.chance, 1);
+	});
+
+	it('lays out website discounts: on the odd night one website sells a hotel 3–8 % below its others', () => {
+		const market = { seed: 3, prices: [], currencies: {} };
+		const factors = Array.from({ length: 2000 }, (_, day) => websiteDiscount(market, HOTEL_B, 2, day + 1));
+		const discounted = factors.filter((factor) => factor < 1);
+		expect(discounted.length / factors.length).toBeCloseTo(MARKET_SHAPE.websiteDiscount.chance, 1);
+		for (const factor of discounted) {
+			expect(factor).toBeGreaterThanOrEqual(1 - 0.08);
+			expect(factor).toBeLessThanOrEqual(1 - 0.03);
+		}
+	});
+
+	it('lays out the same comp set for the same seed whatever the day it runs (the weekends aside)', () => {
+		const market = { seed: 3, myHotelCode: MY_HOTEL, prices: [], currencies: {} };
+		expect(hotelPremiums(market, [MY_HOTEL, HOTEL_B, HOTEL_C])).toEqual(hotelPremiums(market, [MY_HOTEL, HOTEL_B, HOTEL_C]));
+		expect(hotelPremiums(market, [MY_HOTEL, HOTEL_B, HOTEL_C]).get(MY_HOTEL)).toBe(0);
+		expect(nightLevel(market, 3)).toBe(nightLevel(market, 3));
 	});
 });
 
@@ -186,8 +280,9 @@ describe('prices move chosen hotels, websites and nights by a known factor', () 
 	});
 
 	it('sells the matching records out with factor 0, in the shape of any sold-out record', async () => {
+		const layout = await marketRun({ seed: 4 });
 		const records = await marketRun({ seed: 4, prices: [{ hotelCode: HOTEL_B, checkIn: 2, factor: 0 }] });
-		const soldOut = records.filter((record) => record.onsiteRate === 0);
+		const soldOut = records.filter((record, i) => record.onsiteRate === 0 && layout[i].onsiteRate > 0);
 		expect(soldOut.map((record) => [record.hotelCode, record.checkIn.slice(0, 10)])).toEqual([2, 5, 12].map(() => [HOTEL_B, dayAhead(2)]));
 		for (const record of soldOut) expect(record).toMatchObject({ ...SOLD_OUT, roomType: 'Standard Queen Room' });
 	});
@@ -215,7 +310,9 @@ describe('repeating a market run', () => {
 		const before = deliveredBy(base);
 		const after = deliveredBy(changed);
 		const reported = new Set((changed.expectedChanges ?? []).map((change) => recNumber({ recordId: change.recordId } as RateRecord)));
-		expect(reported.size).toBe(Math.round(0.2 * (PAIRS - 3) * 5) + 3 * 5);
+		const soldOut = before.filter((record) => record.onsiteRate === 0).length;
+		expect(soldOut).toBeGreaterThanOrEqual(3 * 5);
+		expect(reported.size).toBe(Math.round(0.2 * (PAIRS * 5 - soldOut)) + soldOut);
 		for (const [i, record] of after.entries()) {
 			expect(record.onsiteRate !== before[i].onsiteRate).toBe(reported.has(recNumber(record)));
 			expect(record).toMatchObject({ roomType: before[i].roomType, currency: before[i].currency, taxStatus: before[i].taxStatus });
@@ -252,6 +349,7 @@ describe('refusing a market that cannot be laid out', () => {
 		['a prices checkIn day is past the horizon', { market: { prices: [{ hotelCode: MY_HOTEL, checkIn: 31, factor: 0.9 }] } }, /market.prices\[0\].checkIn 31 is past the run's horizon of 30 days/],
 		['a prices checkIn date is not a day of the run', { market: { prices: [{ hotelCode: MY_HOTEL, checkIn: '2026-12-01', factor: 0.9 }] } }, /market.prices\[0\].checkIn 2026-12-01 is not a check-in day of this run \(2026-12-02 to 2026-12-31\)/],
 		['a prices checkIn is not a date', { market: { prices: [{ hotelCode: MY_HOTEL, checkIn: '12/02/2026', factor: 0.9 }] } }, /market.prices\[0\].checkIn must be a real date in the form YYYY-MM-DD/],
+		['myHotelCode is not a hotel of the run', { market: { myHotelCode: 100001 } }, /market.myHotelCode 100001 is not a hotel of this run/],
 		['currencies names a hotel not of the run', { market: { currencies: { 100001: 'EUR' } } }, /market.currencies names hotel 100001, not a hotel of this run/],
 		['a currency is not a 3-letter code', { market: { currencies: { [MY_HOTEL]: 'EURO' } } }, /market.currencies.100019 must be a 3-letter currency code/],
 		['a currencies key is not a hotel code', { market: { currencies: { first: 'EUR' } } }, /market.currencies key 'first' must be a hotel code/],

@@ -185,6 +185,54 @@ describe('repeating a run (repeatRun)', () => {
 		});
 	});
 
+	describe('with drift: the small moves of a day', () => {
+		const DRIFTING = { seed: 9, changed: 0.1, drift: 0.6, soldOut: 0.05 };
+
+		it('moves round(drift × on sale) other rates by 0.5 to 4.9 %, and the changed ones by 5 to 30 %, every one reported', async () => {
+			const base = await sandbox.runShop({ shopId: 2, records: 500, perDelivery: 100 });
+			const repeat = await sandbox.runShop({ repeatRun: base.runId, changes: DRIFTING, perDelivery: 100 });
+			const before = deliveredBy(base);
+			const onSale = before.filter((record) => record.onsiteRate > 0).length;
+			expect(repeat.expectedChanges).toEqual(changesBetween(before, deliveredBy(repeat)));
+			const moves = (repeat.expectedChanges ?? [])
+				.filter((change) => change.previousRate !== null && change.rate !== null)
+				.map((change) => Math.abs((change.rate as number) - (change.previousRate as number)) / (change.previousRate as number));
+			const small = moves.filter((move) => move < 0.05 - 0.0001);
+			expect(moves).toHaveLength(Math.round(0.1 * onSale) + Math.round(0.6 * onSale));
+			expect(small).toHaveLength(Math.round(0.6 * onSale));
+			// Whole cents move the share by up to half a cent either side of 0.5 %.
+			expect(Math.min(...small)).toBeGreaterThanOrEqual(0.005 - 0.0005);
+			expect(moves.filter((move) => move >= 0.05 - 0.0001).every((move) => move <= 0.3 + 0.0001)).toBe(true);
+			expect(countByType(repeat.expectedChanges ?? []).soldOut).toBe(Math.round(0.05 * onSale));
+		});
+
+		it('leaves the changed and back-on-sale records of a seed as they are without drift: drift takes other records', async () => {
+			const base = await sandbox.runShop({ shopId: 2, records: 300, perDelivery: 100 });
+			const rec = (change: ExpectedChange) => change.recordId.replace(/-run\d+-/, '-');
+			const bigOrBack = (summary: RunSummary) =>
+				(summary.expectedChanges ?? [])
+					.filter((change) => change.changeType === 'backOnSale' || (change.changeType !== 'soldOut' && Math.abs((change.rate as number) - (change.previousRate as number)) >= 0.05 * (change.previousRate as number) - 0.01))
+					.map((change) => [rec(change), change.rate]);
+			const changes = { ...DRIFTING, backOnSale: 0.5 };
+			const withDrift = await sandbox.runShop({ repeatRun: base.runId, changes, perDelivery: 100 });
+			const without = await sandbox.runShop({ repeatRun: base.runId, changes: { ...changes, drift: 0 }, perDelivery: 100 });
+			expect(bigOrBack(withDrift)).toEqual(bigOrBack(without));
+			expect(bigOrBack(without).length).toBeGreaterThan(0);
+		});
+	});
+
+	describe("repeatRun 'latest'", () => {
+		it('repeats the latest run of the shop named, whatever its runId, so a printed command follows the ones before it', async () => {
+			const first = await sandbox.runShop({ shopId: 3, records: 20 });
+			await sandbox.runShop({ shopId: 4, records: 5 });
+			const { status, data } = await control.post('/run-shop', { shopId: 3, repeatRun: 'latest', changes: { seed: 7, changed: 0.2 } });
+			expect(status).toBe(200);
+			expect(data).toMatchObject({ shopId: 3, repeatOf: first.runId, expectedChanges: changesBetween(deliveredBy(first), deliveredBy(data as RunSummary)) });
+			const next = await sandbox.runShop({ shopId: 3, repeatRun: 'latest', replay: true });
+			expect(next.repeatOf).toBe((data as RunSummary).runId);
+		});
+	});
+
 	it('is driven by POST /__sandbox/run-shop and listed by GET /__sandbox/runs with repeatOf and expectedChanges', async () => {
 		const base = (await control.post('/run-shop', { shopId: 5, records: 200, perDelivery: 20 })).data as RunSummary;
 		const { status, data } = await control.post('/run-shop', { repeatRun: base.runId, changes: CHANGES, perDelivery: 20 });
@@ -205,12 +253,15 @@ describe('repeating a run (repeatRun)', () => {
 
 	it.each<[string, (runId: number) => Record<string, unknown>, RegExp]>([
 		['repeatRun is unknown', (runId) => ({ repeatRun: runId + 1 }), /unknown repeatRun \d+: no run of this sandbox/],
-		['repeatRun is not an integer', (runId) => ({ repeatRun: String(runId) }), /repeatRun must be an integer/],
+		['repeatRun is not an integer', (runId) => ({ repeatRun: String(runId) }), /repeatRun must be a runId \(an integer\) or 'latest'/],
+		["repeatRun is 'latest' without shopId", () => ({ repeatRun: 'latest' }), /repeatRun 'latest' needs shopId/],
+		["repeatRun is 'latest' of a shop without runs", () => ({ repeatRun: 'latest', shopId: 4 }), /shop 4 has no run to repeat yet/],
 		['changes comes without repeatRun', () => ({ shopId: 3, changes: { changed: 0.1 } }), /changes needs repeatRun/],
 		['a share is above 1', (runId) => ({ repeatRun: runId, changes: { changed: 1.2 } }), /changes.changed must be a number from 0 to 1/],
 		['a share is below 0', (runId) => ({ repeatRun: runId, changes: { backOnSale: -0.1 } }), /changes.backOnSale must be a number from 0 to 1/],
 		['a share is a string', (runId) => ({ repeatRun: runId, changes: { soldOut: '0.1' } }), /changes.soldOut must be a number from 0 to 1/],
 		['changed and soldOut add up past 1', (runId) => ({ repeatRun: runId, changes: { changed: 0.6, soldOut: 0.5 } }), /must not pass 1/],
+		['changed, drift and soldOut add up past 1', (runId) => ({ repeatRun: runId, changes: { changed: 0.3, drift: 0.6, soldOut: 0.2 } }), /changed \+ changes.drift \+ changes.soldOut must not pass 1/],
 		['the seed is not an integer', (runId) => ({ repeatRun: runId, changes: { seed: 1.5 } }), /changes.seed must be an integer/],
 		['changes has an unknown field', (runId) => ({ repeatRun: runId, changes: { soldout: 0.1 } }), /unknown field 'changes.soldout'/],
 		['records is set with repeatRun', (runId) => ({ repeatRun: runId, records: 5 }), /records cannot be set with repeatRun/],

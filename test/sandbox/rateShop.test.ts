@@ -79,12 +79,28 @@ describe('rate record delivery (runShop)', () => {
 	it('records each receiver status and delivers nothing to other accounts', async () => {
 		await api.post('/webhook', { endpoint: `${receiver.url}/broken`, authType: 'none' });
 		await client(sandbox.baseUrl, `Bearer ${sandbox.credentials.otherAccountToken}`).post('/webhook', { endpoint: `${receiver.url}/other`, authType: 'none' });
-		const summary = await sandbox.runShop({ shopId: 4, records: 3 });
-		expect(summary.byStatus).toEqual({ '500': 3 });
+		const summary = await sandbox.runShop({ shopId: 4, records: 3, retries: 0 });
+		expect(summary).toMatchObject({ byStatus: { '500': 3 }, retried: 0 });
 		expect(sandbox.deliveries().map((delivery) => delivery.status)).toEqual([500, 500, 500]);
 		expect(receiver.received.some((delivery) => delivery.path === '/other')).toBe(false);
 		const otherRun = await sandbox.runShop({ shopId: 901, records: 2 });
 		expect(otherRun).toMatchObject({ account: 'other', deliveries: 2 });
+	});
+
+	it('posts a delivery answered 500 again after 1 s, and counts it by its last answer', async () => {
+		let posts = 0;
+		const flaky = await startReceiver(() => (++posts === 1 ? 500 : 200));
+		try {
+			await api.post('/webhook', { endpoint: `${flaky.url}/flaky`, authType: 'none' });
+			const summary = await sandbox.runShop({ shopId: 3, records: 1 });
+			expect(summary).toMatchObject({ deliveries: 1, byStatus: { '200': 1 }, retried: 1 });
+			const [delivery] = sandbox.deliveries();
+			expect(delivery.attempts.map((attempt) => attempt.status)).toEqual([500, 200]);
+			expect(Date.parse(delivery.attempts[1].at) - Date.parse(delivery.attempts[0].at)).toBeGreaterThanOrEqual(1_000);
+			expect(flaky.received).toHaveLength(2);
+		} finally {
+			await flaky.close();
+		}
 	});
 
 	it('is driven by POST /__sandbox/run-shop and reported by GET /__sandbox/deliveries', async () => {
