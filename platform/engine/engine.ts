@@ -280,6 +280,8 @@ export interface RunNodeOptions {
 	typeVersion?: number;
 	/** The id the node's credentials have; runs that share one share what Adaptive learnt. */
 	credentialId?: string;
+	mode?: RunWorkflowOptions['mode'];
+	cancelWith?: RunWorkflowOptions['cancelWith'];
 }
 
 export interface NodeRunResult {
@@ -328,7 +330,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 			connections: { Items: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 			settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
 		},
-		{ credentials: options.credentials },
+		{ credentials: options.credentials, mode: options.mode, cancelWith: options.cancelWith },
 	);
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);

@@ -2,15 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
-import { DEFAULT_MAX_LISTED } from '../../nodes/RateChanges/description';
-import { buildDigests } from '../../nodes/RateChanges/digest';
-import { CHANGE_TYPES, compareWithStored, readObservation, type Observation, type RateChange } from '../../nodes/RateChanges/rateChanges';
-import { changeRow, reportedChange } from '../../nodes/RateChanges/tables';
+import { CHANGE_TYPES } from '../../nodes/RateChanges/rules/observation';
+import { startDataTablesApi, type DataTablesApi } from '../dataTables';
 import type { RunShopOptions, Sandbox } from '../sandbox';
 import { credentialsFor } from './credentials';
 import { runNode } from './engine';
 import { DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './parameters';
-import { StandingTables, type StandingRun } from './standing';
 
 /**
  * The output schemas n8n's editor shows for a node that has not run yet (its "schema preview":
@@ -91,37 +88,55 @@ async function postedRecords(sandbox: Sandbox): Promise<IDataObject[]> {
 	return (await shopRun(sandbox, { shopId: 1, records: 20, perDelivery: 20 })).records;
 }
 
-interface DetectedChange {
-	record: IDataObject;
-	observation: Observation;
-	change: RateChange;
+/** Rate Changes' items, run in the engine against the stand-in for n8n's Data Tables API, one execution per shop run. */
+async function rateChangesOutput(api: DataTablesApi, runs: readonly IDataObject[][], parameters: IDataObject, typeVersion: number): Promise<IDataObject[]> {
+	const output: IDataObject[] = [];
+	for (const records of runs) {
+		const result = await runNode({
+			nodeType: 'travelPricingRateChanges',
+			parameters: parameters as never,
+			items: records,
+			credentials: { travelPricingN8nApi: { baseUrl: api.baseUrl, apiKey: api.apiKey } },
+			mode: 'trigger',
+			typeVersion,
+		});
+		if (result.error) throw new Error(`Rate Changes failed: ${result.error.message}`);
+		output.push(...result.items.map((item) => item.json));
+	}
+	return output;
+}
+
+async function withStandIn<T>(use: (api: DataTablesApi) => Promise<T>): Promise<T> {
+	const api = await startDataTablesApi();
+	try {
+		return await use(api);
+	} finally {
+		await api.settled();
+		await api.close();
+	}
 }
 
 /**
- * Every change Detect Changes finds over three runs of one shop: its first run (first seen), a
- * repeat with rates moved and stays sold out, and a repeat with those back on sale. The node keeps
- * the last record of each stay in n8n's Data Tables, reached through n8n's public API, which no
- * in-process run has; so the node's own comparison runs here over the sandbox's records, with a
- * map in place of the rates table (the e2e suite runs the node itself against n8n).
+ * Three runs of one shop: its first run, a repeat with rates moved and stays sold out, and a
+ * repeat with those back on sale; every change alerts (Include First Seen, any move).
  */
-async function detectedChanges(sandbox: Sandbox): Promise<DetectedChange[]> {
+async function changeRuns(sandbox: Sandbox): Promise<IDataObject[][]> {
 	await registerDiscardWebhook(sandbox);
 	const first = await shopRun(sandbox, { shopId: 1, records: 20, perDelivery: 20 });
 	const moved = await shopRun(sandbox, { repeatRun: first.runId, perDelivery: 20, changes: { changed: 0.5, soldOut: 0.3 } });
 	const back = await shopRun(sandbox, { repeatRun: moved.runId, perDelivery: 20, changes: { backOnSale: 1 } });
-	const stays = new Map<string, Observation>();
-	const detected: DetectedChange[] = [];
-	for (const record of [first, moved, back].flatMap((run) => run.records)) {
-		const observation = readObservation(record, 'onsiteRate');
-		const comparison = compareWithStored(observation, stays.get(observation.stayKey), 'onsiteRate');
-		if (comparison.kind !== 'stale') stays.set(observation.stayKey, observation);
-		if (comparison.kind === 'change') detected.push({ record, observation, change: comparison.change });
-	}
+	return [first.records, moved.records, back.records];
+}
+
+const EVERY_CHANGE = { operation: 'detectChanges', includeFirstSeen: true, minChangePercent: 0, options: {} };
+
+async function detectedChanges(api: DataTablesApi, sandbox: Sandbox, typeVersion: number): Promise<IDataObject[]> {
+	const output = await rateChangesOutput(api, await changeRuns(sandbox), EVERY_CHANGE, typeVersion);
 	// A field is typed by its values that are not null: a change type missing here would leave the
 	// fields only it fills (rate when sold out, change when up or down) out of the schema.
-	const missing = CHANGE_TYPES.filter((type) => !detected.some(({ change }) => change.changeType === type));
+	const missing = CHANGE_TYPES.filter((type) => !output.some((item) => item.changeType === type));
 	if (missing.length > 0) throw new Error(`The sandbox's runs gave no ${missing.join(', ')} change`);
-	return detected;
+	return output;
 }
 
 /** The fields a schema types only as null: nothing put out filled them, so their type is unknown. */
@@ -152,10 +167,10 @@ const MARKET_SHOP = 5;
  * the last hotel sells in EUR (not compared); website 5 sells my room 8 % below website 2
  * tomorrow (a loss beyond any 0–3 % markup) and website 12 has it sold out the day after.
  */
-async function marketRuns(sandbox: Sandbox): Promise<{ myHotelCode: number; runs: Observation[][] }> {
+async function marketRuns(sandbox: Sandbox): Promise<{ myHotelCode: number; runs: IDataObject[][] }> {
 	const [myHotelCode, hotelB, hotelC, otherCurrencyHotel] = sandbox.data.shops.get(MARKET_SHOP)?.hotelCodes ?? [];
 	await registerDiscardWebhook(sandbox);
-	const runs: Observation[][] = [];
+	const runs: IDataObject[][] = [];
 	for (const myFactor of [3, 0.5]) {
 		const { records } = await shopRun(sandbox, {
 			shopId: MARKET_SHOP,
@@ -173,27 +188,71 @@ async function marketRuns(sandbox: Sandbox): Promise<{ myHotelCode: number; runs
 				currencies: { [otherCurrencyHotel]: 'EUR' },
 			},
 		});
-		runs.push(records.map((record) => readObservation(record, 'onsiteRate')));
+		runs.push(records);
 	}
 	return { myHotelCode, runs };
 }
 
 /** Compare With My Hotel as a position feed (Alert On: Always), on the same website and across all, over both runs. */
-async function comparedWithMyHotel(sandbox: Sandbox): Promise<StandingRun[]> {
+async function comparedWithMyHotel(sandbox: Sandbox, typeVersion: number): Promise<IDataObject[]> {
 	const { myHotelCode, runs } = await marketRuns(sandbox);
-	return [true, false].flatMap((sameWebsite) => {
-		const tables = new StandingTables();
-		const rule = { myHotelCode, sameWebsite, rateField: 'onsiteRate' as const, alertOn: 'always' as const, undercut: { minPercent: 0, minAmount: 0 } };
-		return runs.map((observations) => tables.compareWithMyHotel(rule, observations));
-	});
+	const output: IDataObject[] = [];
+	for (const compareOn of ['sameWebsite', 'allWebsites']) {
+		const parameters = { operation: 'compareWithMyHotel', myHotelCode: String(myHotelCode), compareOn, compareAlertOn: 'always', options: {} };
+		output.push(...(await withStandIn(async (api) => await rateChangesOutput(api, runs, parameters, typeVersion))));
+	}
+	return output;
+}
+
+function parityParameters(myHotelCode: number): IDataObject {
+	return { operation: 'checkParity', parityHotelCode: String(myHotelCode), reference: 'website', referenceWebsiteCode: '2', parityAlertOn: 'losses', options: {} };
 }
 
 /** Check Parity of my hotel against website 2 with the default tolerance (1 %), alerting on losses, over both runs. */
-async function checkedParity(sandbox: Sandbox): Promise<StandingRun[]> {
+async function checkedParity(sandbox: Sandbox, typeVersion: number): Promise<IDataObject[]> {
 	const { myHotelCode, runs } = await marketRuns(sandbox);
-	const tables = new StandingTables();
-	const rule = { hotelCode: myHotelCode, reference: { kind: 'website' as const, websiteCode: 2 }, tolerance: { percent: 1, amount: 0 }, alertOn: 'losses' as const };
-	return runs.map((observations) => tables.checkParity(rule, observations));
+	return await withStandIn(async (api) => await rateChangesOutput(api, runs, parityParameters(myHotelCode), typeVersion));
+}
+
+/**
+ * Digests of every kind of change: Detect Changes' rate moves, Compare With My Hotel's undercuts
+ * and rank changes, Check Parity's losses, in one changes table. Every grouping (Group By is no
+ * part of the path n8n reads the schema from), as previews, so each lists all of them.
+ */
+async function digests(sandbox: Sandbox, typeVersion: number): Promise<IDataObject[]> {
+	const { myHotelCode, runs } = await marketRuns(sandbox);
+	return await withStandIn(async (api) => {
+		await detectedChanges(api, sandbox, typeVersion);
+		for (const compareAlertOn of ['undercut', 'rankChanged']) {
+			await rateChangesOutput(api, runs, { operation: 'compareWithMyHotel', myHotelCode: String(myHotelCode), compareAlertOn, undercutPercent: 0, positionsTable: `positions_${compareAlertOn}`, options: {} }, typeVersion);
+		}
+		await rateChangesOutput(api, runs, parityParameters(myHotelCode), typeVersion);
+		const output = (
+			await Promise.all(
+				(['shop', 'hotel', 'hotelDay'] as const).map(
+					async (groupBy) => await rateChangesOutput(api, [[{}]], { operation: 'digest', groupBy, markReported: 'never', options: {} }, typeVersion),
+				),
+			)
+		).flat();
+		const types = new Set(output.flatMap((item) => (item.changes as IDataObject[]).map((change) => change.changeType)));
+		const missing = ['undercut', 'rankChanged', 'parityLoss'].filter((type) => !types.has(type));
+		if (missing.length > 0) throw new Error(`The sandbox's runs gave no ${missing.join(', ')} change`);
+		return filled('Digest', output);
+	});
+}
+
+/** Rate Changes' schema cases, one per operation and version: both versions put out the same fields. */
+function rateChangesCases(): SchemaCase[] {
+	return [1, 1.1].flatMap((typeVersion) => {
+		const folder = `RateChanges/__schema__/v${typeVersion === 1 ? '1.0.0' : '1.1.0'}`;
+		return [
+			// The record with its change, as Detect Changes puts out an alert.
+			{ file: `${folder}/detectChanges.json`, output: async (sandbox: Sandbox) => await withStandIn(async (api) => await detectedChanges(api, sandbox, typeVersion)) },
+			{ file: `${folder}/compareWithMyHotel.json`, output: async (sandbox: Sandbox) => filled('Compare With My Hotel', await comparedWithMyHotel(sandbox, typeVersion)) },
+			{ file: `${folder}/checkParity.json`, output: async (sandbox: Sandbox) => filled('Check Parity', await checkedParity(sandbox, typeVersion)) },
+			{ file: `${folder}/digest.json`, output: async (sandbox: Sandbox) => await digests(sandbox, typeVersion) },
+		];
+	});
 }
 
 export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
@@ -260,37 +319,7 @@ export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
 		file: 'RateTrigger/__schema__/v1.0.0.json',
 		output: postedRecords,
 	},
-	{
-		file: 'RateChanges/__schema__/v1.0.0/detectChanges.json',
-		// As TravelPricingRateChanges.node.ts puts out an alert: the record with its change.
-		output: async (sandbox) => (await detectedChanges(sandbox)).map(({ record, change }) => ({ ...record, ...change })),
-	},
-	{
-		file: 'RateChanges/__schema__/v1.0.0/compareWithMyHotel.json',
-		output: async (sandbox) => filled('Compare With My Hotel', (await comparedWithMyHotel(sandbox)).flatMap((run) => run.items)),
-	},
-	{
-		file: 'RateChanges/__schema__/v1.0.0/checkParity.json',
-		output: async (sandbox) => filled('Check Parity', (await checkedParity(sandbox)).flatMap((run) => run.items)),
-	},
-	{
-		file: 'RateChanges/__schema__/v1.0.0/digest.json',
-		// The changes as the changes table hands them back to a digest: Detect Changes' rate moves,
-		// Compare With My Hotel's undercuts and rank changes, Check Parity's losses. Every grouping,
-		// as Group By is no part of the path n8n reads the schema from.
-		output: async (sandbox) => {
-			const digestId = '0b6f3c1e-4d2a-4f7e-9a51-3c8d2e7b9f10';
-			const moves = (await detectedChanges(sandbox)).map(({ observation, change }) => changeRow(observation, change, 'onsiteRate'));
-			const standings = [...(await comparedWithMyHotel(sandbox)), ...(await checkedParity(sandbox))].flatMap((run) => run.changeRows);
-			const changes = [...moves, ...standings].map((row, index) => reportedChange({ id: index + 1, ...row, digestId, reportedAt: new Date().toISOString() }));
-			const missing = (['undercut', 'rankChanged', 'parityLoss'] as const).filter((type) => !changes.some((change) => change.changeType === type));
-			if (missing.length > 0) throw new Error(`The sandbox's runs gave no ${missing.join(', ')} change`);
-			return filled(
-				'Digest',
-				(['shop', 'hotel', 'hotelDay'] as const).flatMap((groupBy) => buildDigests(changes, { digestId, groupBy, maxListed: DEFAULT_MAX_LISTED })),
-			);
-		},
-	},
+	...rateChangesCases(),
 ];
 
 /** Every schema file, as inferred from the nodes' output against `sandbox`, by path under nodes/. */

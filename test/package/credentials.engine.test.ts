@@ -1,5 +1,5 @@
 import { testCredential, useSandbox } from '../harness';
-import { startFakeN8nApi, type FakeN8nApi } from '../harness/fakeN8nApi';
+import { startDataTablesApi, type DataTablesApi } from '../../platform/dataTables';
 
 const sandbox = useSandbox();
 
@@ -64,13 +64,13 @@ describe('the Travel Pricing Airports API credential test', () => {
 	});
 });
 
-// The sandbox is the travel-pricing service, not an n8n: this credential's Test runs against a fake
-// of n8n's Data Tables API, and the e2e suite tests it in a real n8n.
+// The sandbox is the travel-pricing service, not an n8n: this credential's Test runs against the
+// stand-in for n8n's Data Tables API (platform/dataTables), and the e2e suite tests it in a real n8n.
 describe('the Travel Pricing n8n API credential test', () => {
-	let n8nApi: FakeN8nApi;
+	let n8nApi: DataTablesApi;
 
 	beforeAll(async () => {
-		n8nApi = await startFakeN8nApi();
+		n8nApi = await startDataTablesApi();
 	});
 
 	afterAll(async () => {
@@ -84,7 +84,8 @@ describe('the Travel Pricing n8n API credential test', () => {
 	it('passes with a valid API key, sent in the X-N8N-API-KEY header to the data tables of the Base URL', async () => {
 		const result = await testCredential('travelPricingN8nApi', { baseUrl: n8nApi.baseUrl, apiKey: n8nApi.apiKey });
 		expect(result.status).toBe('OK');
-		expect(n8nApi.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/api/v1/data-tables', apiKey: n8nApi.apiKey })]);
+		// The stand-in answers 401 to any other key or none, as n8n does.
+		expect(n8nApi.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/api/v1/data-tables', status: 200 })]);
 	});
 
 	it('passes with trailing slashes in the Base URL', async () => {

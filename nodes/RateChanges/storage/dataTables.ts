@@ -134,8 +134,10 @@ export class DataTables {
 			if (created?.id) return { id: created.id, spec, columns: new Set(spec.columns.map(({ name }) => name)) };
 		} catch (error) {
 			// Executions that start at once all find no table and all create it: n8n lets one through
-			// and refuses the others (409, or 500 from the database's unique name), which use that one.
-			if (!(error instanceof NodeApiError) || error instanceof DataTablesFullError) throw error as NodeApiError;
+			// and refuses the others (409, or an error from the database's unique name), which use that one.
+			const raced = error instanceof NodeApiError && !(error instanceof DataTablesFullError) ? await this.freshTable(spec.name) : undefined;
+			if (!raced) throw error as NodeApiError;
+			return this.handle(spec, raced);
 		}
 		const table = await this.freshTable(spec.name);
 		if (!table) throw new NodeOperationError(this.context.getNode(), `The data table "${spec.name}" (${spec.field}) could not be created`);
