@@ -16,7 +16,10 @@ import type { VersionBehaviour } from './versions';
 
 export interface Answer {
 	status: number;
+	/** Sent as JSON. */
 	body?: unknown;
+	/** Sent as an HTML page instead. */
+	html?: string;
 }
 
 export interface HandlerContext {

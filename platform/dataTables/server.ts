@@ -142,20 +142,22 @@ export async function startDataTablesApi(options: DataTablesApiOptions = {}): Pr
 	const refusedPort = await closedPort();
 
 	function answer(incoming: http.IncomingMessage, url: URL, routed: RoutedRequest | undefined, text: string): Answer {
+		// n8n parses every request's body before any route sees it; a JSON body it cannot read ends
+		// in Express' error page.
+		let body: unknown = {};
+		if (text) {
+			try {
+				body = JSON.parse(text);
+			} catch {
+				return { status: 500, html: errorPage('ResponseError: Failed to parse request body') };
+			}
+		}
 		if (url.pathname === LIMITS_PATH && incoming.method === 'GET') return { status: 200, body: { data: store.sizes() } };
 		if (!url.pathname.startsWith(`${API_PREFIX}/`)) return { status: 404, body: { message: 'not found' } };
 		const found = routed ?? route(behaviour, incoming.method ?? 'GET', url.pathname.slice(API_PREFIX.length));
 		const key = incoming.headers['x-n8n-api-key'];
 		if (typeof key !== 'string') throw new ApiError(401, "'X-N8N-API-KEY' header required");
 		if (!grants.has(key)) throw new ApiError(401, 'unauthorized');
-		let body: unknown = {};
-		if (text) {
-			try {
-				body = JSON.parse(text);
-			} catch {
-				throw new ApiError(400, 'Invalid JSON in request body');
-			}
-		}
 		const query = checkRequest(found, url.search.slice(1), body);
 		const scopes = grants.get(key);
 		if (enforceScopes && scopes && !scopes.includes(found.spec.scope)) throw new ApiError(403, 'Forbidden');
@@ -220,7 +222,12 @@ export async function startDataTablesApi(options: DataTablesApiOptions = {}): Pr
 		}
 		if (fault?.kind === 'error500AfterCommit') result = { status: 500, body: { message: INTERNAL_ERROR_MESSAGE } };
 		logged.status = result.status;
-		logged.answer = result.body;
+		logged.answer = result.body ?? result.html;
+		if (result.html !== undefined) {
+			response.writeHead(result.status, { 'content-type': 'text/html; charset=utf-8' });
+			response.end(result.html);
+			return;
+		}
 		if (result.body === undefined) {
 			response.writeHead(result.status);
 			response.end();
@@ -305,6 +312,11 @@ export async function startDataTablesApi(options: DataTablesApiOptions = {}): Pr
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+}
+
+/** Express' error page, as n8n answers errors outside its API's handlers (without the stack trace). */
+function errorPage(error: string): string {
+	return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>${error}</pre>\n</body>\n</html>\n`;
 }
 
 /** A dry run changes nothing, whatever its answer. */

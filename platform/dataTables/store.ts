@@ -74,6 +74,9 @@ export class DataTableStore {
 	/** Each table's bytes as of the last measure, which n8n caches with the total. */
 	private tableBytesAtMeasure = new Map<string, number>();
 
+	/** SQLite tables whose highest row was deleted, so that the next id is one more than the highest left. */
+	private readonly highestDeleted = new Set<string>();
+
 	constructor(private readonly options: StoreOptions) {
 		this.context = { dialect: options.dialect, version: options.behaviour.version, zone: options.zone };
 		this.guard = new SizeGuard(() => this.measuredBytes(), options.maxSizeBytes, options.sizeCacheMs);
@@ -339,19 +342,13 @@ export class DataTableStore {
 	/**
 	 * n8n 2.41 refuses reserved column names itself (400); 2.8.4 leaves the system columns to the
 	 * database, which refuses a second column of the same name (SQLite ignores case there), and
-	 * lets dryRunState through. Two columns of one name break the column table's unique index.
+	 * lets dryRunState through. Before that, two columns of one name break the column table's
+	 * unique index (n8n writes the column list before it creates the table).
 	 */
 	private assertCreatableColumns(columns: ReadonlyArray<{ name: string; type: ColumnType }>): void {
 		const { behaviour, dialect } = this.options;
 		if (behaviour.reservedColumnNamesChecked) {
 			for (const column of columns) this.assertNotReserved(column.name, 400);
-		} else {
-			const physical = ['id', ...columns.map((column) => column.name), 'createdAt', 'updatedAt'];
-			const same = (a: string, b: string): boolean => (dialect === 'sqlite' ? a.toLowerCase() === b.toLowerCase() : a === b);
-			const duplicate = physical.find((name, index) => physical.slice(0, index).some((earlier) => same(earlier, name)));
-			if (duplicate) {
-				throw databaseError(behaviour.version, dialect === 'sqlite' ? `SQLITE_ERROR: duplicate column name: ${duplicate}` : `column "${duplicate}" specified more than once`);
-			}
 		}
 		const names = columns.map((column) => column.name);
 		if (new Set(names).size !== names.length) {
@@ -360,6 +357,13 @@ export class DataTableStore {
 					? 'SQLITE_CONSTRAINT: UNIQUE constraint failed: data_table_column.dataTableId, data_table_column.name'
 					: 'duplicate key value violates unique constraint "UQ_8082ec4890f892f0bc77473a123"';
 			throw databaseError(behaviour.version, message);
+		}
+		if (behaviour.reservedColumnNamesChecked) return;
+		const physical = ['id', ...names, 'createdAt', 'updatedAt'];
+		const same = (a: string, b: string): boolean => (dialect === 'sqlite' ? a.toLowerCase() === b.toLowerCase() : a === b);
+		const duplicate = physical.find((name, index) => physical.slice(0, index).some((earlier) => same(earlier, name)));
+		if (duplicate) {
+			throw databaseError(behaviour.version, dialect === 'sqlite' ? `SQLITE_ERROR: duplicate column name: ${duplicate}` : `column "${duplicate}" specified more than once`);
 		}
 	}
 
@@ -381,9 +385,19 @@ export class DataTableStore {
 		return { cells, matches: compileFilter(table, filter, this.context) };
 	}
 
+	/** A new row's id (Table.nextRowId), found again on SQLite after the highest row was deleted. */
+	private nextId(table: Table): number {
+		if (this.highestDeleted.delete(table.id)) {
+			let highest = 0;
+			for (const id of table.rows.keys()) highest = Math.max(highest, id);
+			table.nextRowId = highest + 1;
+		}
+		return table.nextRowId++;
+	}
+
 	private addRow(table: Table, cells: Map<string, Cell>): Row {
 		const now = this.options.now();
-		const row: Row = { id: table.nextRowId++, cells: new Map(table.columns.map((column) => [column.id, cells.get(column.id) ?? null])), createdAt: now, updatedAt: now };
+		const row: Row = { id: this.nextId(table), cells: new Map(table.columns.map((column) => [column.id, cells.get(column.id) ?? null])), createdAt: now, updatedAt: now };
 		table.rows.set(row.id, row);
 		this.sizer(table).insert(row);
 		return row;
@@ -397,6 +411,7 @@ export class DataTableStore {
 	}
 
 	private removeRow(table: Table, row: Row): void {
+		if (this.options.dialect === 'sqlite' && row.id === table.nextRowId - 1) this.highestDeleted.add(table.id);
 		table.rows.delete(row.id);
 		this.sizer(table).remove(row.id);
 	}

@@ -47,9 +47,13 @@ export interface Table {
 	updatedAt: Date;
 	/** Physical order: the columns a table was created with, then each added column at the end. */
 	columns: Column[];
-	/** By id, in id order (ids only grow, as with AUTOINCREMENT and Postgres identity columns). */
+	/** By id, in id order. */
 	rows: Map<number, Row>;
-	/** The id the next row gets; never reused, also after deletes. */
+	/**
+	 * The id the next row gets. Postgres' identity sequence never gives one twice; SQLite gives one
+	 * more than the highest id (n8n's id is a plain INTEGER PRIMARY KEY, without AUTOINCREMENT), so
+	 * deleting the last rows, or all of them, gives their ids again.
+	 */
 	nextRowId: number;
 }
 

@@ -98,6 +98,19 @@ describe.each(['2.8.4', '2.41.1'] as const)('n8n %s', (version) => {
 			]);
 		});
 
+		it('get one more than the highest id on SQLite, so ids of deleted last rows come back; Postgres never gives one twice', async () => {
+			const id = await createRates();
+			await client.post(`/data-tables/${id}/rows`, { data: [{ stay: 'a' }, { stay: 'b' }, { stay: 'c' }] });
+			await client.delete(`/data-tables/${id}/rows/delete`, { filter: filterOf({ columnName: 'id', condition: 'gte', value: 2 }) });
+			expect((await client.post(`/data-tables/${id}/rows`, { data: [{ stay: 'd' }], returnType: 'id' })).body).toEqual([{ id: 2 }]);
+			const postgres = await startDataTablesApi({ version, database: 'postgres' });
+			const tableId = postgres.seed('rates', [{ name: 'stay', type: 'string' }], [{ stay: 'a' }, { stay: 'b' }]);
+			const other = apiClient(postgres);
+			await other.delete(`/data-tables/${tableId}/rows/delete`, { filter: filterOf(eq('stay', 'b')) });
+			expect((await other.post(`/data-tables/${tableId}/rows`, { data: [{ stay: 'c' }], returnType: 'id' })).body).toEqual([{ id: 3 }]);
+			await postgres.close();
+		});
+
 		it('are checked before any is written: an unknown column or a value that does not fit refuses the whole request', async () => {
 			const id = await createRates();
 			const answer = await client.post(`/data-tables/${id}/rows`, { data: [{ stay: 'a' }, { rate: 'abc' }] });

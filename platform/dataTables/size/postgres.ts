@@ -10,7 +10,7 @@ import type { TableSizer } from './model';
  * tuple: a 23-byte header (plus a null bitmap when a cell is empty) padded to 8, then the cells,
  * each aligned to its type (integer id 4, double and timestamps 8, boolean 1, text 1 with a
  * 1-byte length below 127 bytes, else 4 with a 4-byte length), the whole padded to 8. A row goes
- * to the last page if it fits, else to a new page.
+ * where Postgres would put it (Placement).
  *
  * An update writes a new version and leaves the old one dead, a delete leaves it dead. Once the
  * statement is over, a page's dead versions can be pruned (their line pointers stay), which lets
@@ -20,8 +20,8 @@ import type { TableSizer } from './model';
  * Tables never shrink, and neither do indexes.
  *
  * Rows over 2032 bytes move their longest texts to the TOAST table, uncompressed, in 1996-byte
- * chunks, leaving an 18-byte pointer. Postgres first tries pglz compression, so repetitive long
- * texts take far less than this model says.
+ * chunks (each a tuple of its own, placed as a row is), leaving an 18-byte pointer. Postgres first
+ * tries pglz compression, so repetitive long texts take far less than this model says.
  */
 
 const PAGE_SIZE = 8192;
@@ -31,8 +31,14 @@ const TUPLE_HEADER = 23;
 const TOAST_THRESHOLD = 2032;
 const TOAST_CHUNK = 1996;
 const TOAST_POINTER = 18;
-/** A TOAST chunk tuple: tuple header 24, chunk_id 4, chunk_seq 4, a 4-byte length and the chunk, padded, and its line pointer. */
-const TOAST_CHUNK_TUPLE = align(24 + 4 + 4 + 4 + TOAST_CHUNK, 8) + LINE_POINTER;
+/** A TOAST chunk's tuple: header 24, chunk_id 4, chunk_seq 4, a 4-byte length and the chunk, padded, and its line pointer. */
+const toastTuple = (chunk: number): number => align(24 + 4 + 4 + 4 + chunk, 8) + LINE_POINTER;
+
+/** The tuples a value of `length` bytes takes in the TOAST table. */
+function toastTuples(length: number): number[] {
+	const tuples = Array.from({ length: Math.floor(length / TOAST_CHUNK) }, () => toastTuple(TOAST_CHUNK));
+	return length % TOAST_CHUNK > 0 ? [...tuples, toastTuple(length % TOAST_CHUNK)] : tuples;
+}
 /** Btree pages: 24-byte header and 16-byte special space, entries of 16 bytes and a pointer. */
 const INDEX_PAGE_ENTRIES = Math.floor((PAGE_SIZE - 24 - 16) / (16 + LINE_POINTER));
 /** Appending splits the rightmost page, leaving the left one 90 % full. */
@@ -41,6 +47,8 @@ const INDEX_SPLIT_ENTRIES = Math.floor(INDEX_PAGE_ENTRIES * 0.9);
 const FSM_PAGES = 3;
 /** The visibility map: 1 page, made by vacuum. */
 const VM_PAGES = 1;
+/** The free space map notes a page's free space in steps of 1/256 of a page. */
+const FSM_STEP = PAGE_SIZE / 256;
 
 export type PostgresMeasure = 'relation' | 'totalRelation';
 
@@ -66,7 +74,8 @@ interface Version {
 	page: HeapPage;
 	slot: number;
 	bytes: number;
-	toastChunks: number;
+	/** Its TOAST chunks: the TOAST page each went to and its bytes. */
+	toast: Array<[number, number]>;
 }
 
 /** A cell's stored length and alignment (0 length: empty, only its null bit). */
@@ -85,8 +94,8 @@ function cellLayout(column: Column, cell: Cell): { bytes: number; alignment: num
 	}
 }
 
-/** A row version's tuple with its line pointer, and how many TOAST chunks its long texts take. */
-export function tupleBytes(table: Table, row: Row): { bytes: number; toastChunks: number } {
+/** A row version's tuple with its line pointer, and the TOAST tuples of its long texts. */
+export function tupleBytes(table: Table, row: Row): { bytes: number; toast: number[] } {
 	const cells = table.columns.map((column) => ({ column, cell: row.cells.get(column.id) ?? null }));
 	const hasNull = cells.some(({ cell }) => cell === null);
 	const header = align(TUPLE_HEADER + (hasNull ? Math.ceil((cells.length + 3) / 8) : 0), 8);
@@ -96,19 +105,24 @@ export function tupleBytes(table: Table, row: Row): { bytes: number; toastChunks
 		for (const layout of layouts) if (layout.bytes > 0) offset = align(offset, layout.alignment) + layout.bytes;
 		return align(offset, 8) + 16; // createdAt and updatedAt, 8 bytes each
 	};
-	let toastChunks = 0;
+	const toast: number[] = [];
 	while (header + dataBytes() > TOAST_THRESHOLD) {
 		const longest = layouts.reduce((best, layout, index) => (layout.alignment === 4 && layout.bytes > (layouts[best]?.bytes ?? 0) ? index : best), -1);
 		if (longest < 0) break;
-		toastChunks += Math.ceil((layouts[longest].bytes - 4) / TOAST_CHUNK);
+		toast.push(...toastTuples(layouts[longest].bytes - 4));
 		layouts[longest] = { bytes: TOAST_POINTER, alignment: 1 };
 	}
-	return { bytes: align(header + dataBytes(), 8) + LINE_POINTER, toastChunks };
+	return { bytes: align(header + dataBytes(), 8) + LINE_POINTER, toast };
 }
 
 /** Pages of one btree level holding `entries` appended entries: full ones left 90 % full, the last filled up. */
 function levelPages(entries: number): number {
 	return entries <= INDEX_PAGE_ENTRIES ? 1 : Math.ceil((entries - INDEX_PAGE_ENTRIES) / INDEX_SPLIT_ENTRIES) + 1;
+}
+
+/** A relation's free space map (3 pages, made when it first outgrows one page, or by vacuum) and visibility map (1 page, made by vacuum). */
+function mapPages(relationPages: number, vacuumed: boolean): number {
+	return (relationPages > 1 || vacuumed ? FSM_PAGES : 0) + (vacuumed ? VM_PAGES : 0);
 }
 
 /** Btree pages for `entries` entries: the metapage, leaves and inner pages (the metapage alone while empty). */
@@ -124,8 +138,56 @@ function indexPages(entries: number): number {
 	return pages;
 }
 
+interface Page {
+	index: number;
+	used: number;
+}
+
+/**
+ * How Postgres picks the page for a new tuple (RelationGetBufferForTuple): the page it used last
+ * if the tuple fits there; else, having noted that page's free space in the free space map (in
+ * 32-byte steps), the first page the map says has room; else a new page. Vacuum notes every page.
+ */
+class Placement<P extends Page> {
+	private target: P | undefined;
+
+	/** Free space as the map has it, by page: whole 32-byte steps, as of when it was noted. */
+	private readonly noted = new Map<number, number>();
+
+	constructor(
+		private readonly pages: P[],
+		private readonly newPage: (index: number) => P,
+	) {}
+
+	place(bytes: number): P {
+		const tried = new Set<number>();
+		let candidate = this.target;
+		while (candidate) {
+			if (PAGE_SPACE - candidate.used >= bytes) return (this.target = candidate);
+			this.note(candidate);
+			tried.add(candidate.index);
+			const steps = Math.ceil(bytes / FSM_STEP);
+			const found = [...this.noted].find(([index, free]) => free >= steps && !tried.has(index));
+			candidate = found ? this.pages[found[0]] : undefined;
+		}
+		const page = this.newPage(this.pages.length);
+		this.pages.push(page);
+		return (this.target = page);
+	}
+
+	noteAll(): void {
+		for (const page of this.pages) this.note(page);
+	}
+
+	private note(page: P): void {
+		this.noted.set(page.index, Math.floor((PAGE_SPACE - page.used) / FSM_STEP));
+	}
+}
+
 export class PostgresTableSizer implements TableSizer {
 	private readonly pages: HeapPage[] = [];
+
+	private readonly heapPlacement = new Placement<HeapPage>(this.pages, (index) => ({ index, slots: 0, used: 0, prunable: 0, dying: 0, deadPointers: 0 }));
 
 	private readonly versions = new Map<number, Version>();
 
@@ -136,7 +198,12 @@ export class PostgresTableSizer implements TableSizer {
 
 	private indexHighWater = 0;
 
-	private toastChunks = 0;
+	/** The TOAST table's pages (bytes used, dead chunks included until vacuum) and its index entries. */
+	private readonly toastPages: Page[] = [];
+
+	private readonly toastPlacement = new Placement<Page>(this.toastPages, (index) => ({ index, used: 0 }));
+
+	private toastEntries = 0;
 
 	private toastHighWater = 0;
 
@@ -148,8 +215,8 @@ export class PostgresTableSizer implements TableSizer {
 	) {}
 
 	insert(row: Row): void {
-		const { bytes, toastChunks } = tupleBytes(this.table, row);
-		this.place(row.id, this.pageWithRoom(bytes), bytes, toastChunks);
+		const { bytes, toast } = tupleBytes(this.table, row);
+		this.place(row.id, this.heapPlacement.place(bytes), bytes, toast);
 		this.addIndexEntry();
 	}
 
@@ -157,16 +224,16 @@ export class PostgresTableSizer implements TableSizer {
 		const old = this.versions.get(row.id);
 		if (!old) return;
 		this.kill(old);
-		const { bytes, toastChunks } = tupleBytes(this.table, row);
+		const { bytes, toast } = tupleBytes(this.table, row);
 		const page = old.page;
 		if (!this.fits(page, bytes) && page.prunable > 0) {
 			page.used -= page.prunable;
 			page.prunable = 0;
 		}
 		if (this.fits(page, bytes)) {
-			this.place(row.id, page, bytes, toastChunks);
+			this.place(row.id, page, bytes, toast);
 		} else {
-			this.place(row.id, this.pageWithRoom(bytes), bytes, toastChunks);
+			this.place(row.id, this.heapPlacement.place(bytes), bytes, toast);
 			this.addIndexEntry();
 		}
 	}
@@ -193,14 +260,12 @@ export class PostgresTableSizer implements TableSizer {
 	bytes(): number {
 		const heap = this.pages.length * PAGE_SIZE;
 		if (this.measure === 'relation') return heap;
-		const maps = (this.pages.length > 1 || this.vacuumed ? FSM_PAGES : 0) + (this.vacuumed ? VM_PAGES : 0);
-		let total = heap + (indexPages(this.indexHighWater) + maps) * PAGE_SIZE;
+		let pages = this.pages.length + indexPages(this.indexHighWater) + mapPages(this.pages.length, this.vacuumed);
 		// Postgres gives a table with a text column a TOAST table and its index.
 		if (this.table.columns.some((column) => column.type === 'string')) {
-			const toastHeap = Math.ceil(this.toastHighWater / Math.floor(PAGE_SPACE / TOAST_CHUNK_TUPLE));
-			total += (toastHeap + indexPages(this.toastHighWater)) * PAGE_SIZE;
+			pages += this.toastPages.length + indexPages(this.toastHighWater) + mapPages(this.toastPages.length, this.vacuumed);
 		}
-		return total;
+		return pages * PAGE_SIZE;
 	}
 
 	position(rowId: number): number {
@@ -215,8 +280,12 @@ export class PostgresTableSizer implements TableSizer {
 			page.prunable = 0;
 			page.deadPointers = 0;
 		}
+		for (const page of this.toastPages) page.used = 0;
+		for (const version of this.versions.values()) for (const [page, bytes] of version.toast) this.toastPages[page].used += bytes;
+		this.heapPlacement.noteAll();
+		this.toastPlacement.noteAll();
 		this.indexEntries = this.versions.size;
-		this.toastChunks = [...this.versions.values()].reduce((sum, version) => sum + version.toastChunks, 0);
+		this.toastEntries = [...this.versions.values()].reduce((sum, version) => sum + version.toast.length, 0);
 		this.vacuumed = true;
 	}
 
@@ -224,11 +293,17 @@ export class PostgresTableSizer implements TableSizer {
 		return PAGE_SPACE - page.used >= bytes;
 	}
 
-	private place(rowId: number, page: HeapPage, bytes: number, toastChunks: number): void {
+	private place(rowId: number, page: HeapPage, bytes: number, toast: number[]): void {
 		page.used += bytes;
-		this.versions.set(rowId, { page, slot: page.slots++, bytes, toastChunks });
-		this.toastChunks += toastChunks;
-		this.toastHighWater = Math.max(this.toastHighWater, this.toastChunks);
+		this.versions.set(rowId, { page, slot: page.slots++, bytes, toast: toast.map((chunk) => [this.placeToast(chunk), chunk]) });
+		this.toastEntries += toast.length;
+		this.toastHighWater = Math.max(this.toastHighWater, this.toastEntries);
+	}
+
+	private placeToast(bytes: number): number {
+		const page = this.toastPlacement.place(bytes);
+		page.used += bytes;
+		return page.index;
 	}
 
 	private kill(version: Version): void {
@@ -242,14 +317,4 @@ export class PostgresTableSizer implements TableSizer {
 		this.indexHighWater = Math.max(this.indexHighWater, this.indexEntries);
 	}
 
-	/** The last page if the version fits there, else (after vacuum) the first page with room, else a new page. */
-	private pageWithRoom(bytes: number): HeapPage {
-		const last = this.pages[this.pages.length - 1];
-		if (last && this.fits(last, bytes)) return last;
-		const reusable = this.vacuumed ? this.pages.find((page) => this.fits(page, bytes)) : undefined;
-		if (reusable) return reusable;
-		const page: HeapPage = { index: this.pages.length, slots: 0, used: 0, prunable: 0, dying: 0, deadPointers: 0 };
-		this.pages.push(page);
-		return page;
-	}
 }
