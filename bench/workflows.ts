@@ -1,4 +1,3 @@
-import { RATES_COLUMNS } from '../nodes/RateChanges/tables';
 import { N8N_API_CREDENTIAL, type CredentialSeed, type WorkflowSeed } from '../platform/n8n';
 
 /**
@@ -330,16 +329,33 @@ function stayKeyIs(value: string): Record<string, unknown> {
 }
 
 /**
- * The Columns of an insert or upsert: the columns of Rate Changes' own rates table, each set by an
- * expression on `source` (`$json`, `$('Items').item.json`).
+ * The table the Data Table node build keeps: one row per stay, its stay key and its last record's
+ * fields, as a user would lay it out (and as Rate Changes 1.0 did).
  */
+export const STAY_ROW_COLUMNS = [
+	{ name: 'stayKey', type: 'string' },
+	{ name: 'hotelCode', type: 'number' },
+	{ name: 'hotelName', type: 'string' },
+	{ name: 'websiteCode', type: 'number' },
+	{ name: 'checkIn', type: 'string' },
+	{ name: 'los', type: 'number' },
+	{ name: 'guests', type: 'number' },
+	{ name: 'roomType', type: 'string' },
+	{ name: 'currency', type: 'string' },
+	{ name: 'shopId', type: 'number' },
+	{ name: 'onsiteRate', type: 'number' },
+	{ name: 'netRate', type: 'number' },
+	{ name: 'dtCollected', type: 'string' },
+] as const;
+
+/** The Columns of an insert or upsert: the stay row's columns, each set by an expression on `source` (`$json`, `$('Items').item.json`). */
 function rateColumns(source: string, stayKey: string): Record<string, unknown> {
 	const expression = (name: string): string => {
 		if (name === 'stayKey') return stayKey;
 		return name === 'checkIn' ? `={{ ${source}.checkIn.slice(0, 10) }}` : `={{ ${source}.${name} }}`;
 	};
-	const value = Object.fromEntries(RATES_COLUMNS.map(({ name }) => [name, expression(name)]));
-	const schema = RATES_COLUMNS.map(({ name, type }) => ({ id: name, displayName: name, required: false, defaultMatch: false, display: true, type, canBeUsedToMatch: true }));
+	const value = Object.fromEntries(STAY_ROW_COLUMNS.map(({ name }) => [name, expression(name)]));
+	const schema = STAY_ROW_COLUMNS.map(({ name, type }) => ({ id: name, displayName: name, required: false, defaultMatch: false, display: true, type, canBeUsedToMatch: true }));
 	return { columns: { mappingMode: 'defineBelow', value, matchingColumns: [], schema } };
 }
 

@@ -1,4 +1,5 @@
-import { RATES_COLUMNS } from '../../nodes/RateChanges/tables';
+import { readObservation } from '../../nodes/RateChanges/rules/observation';
+import { emptyStayMonth, stayMonthKey, stayMonthOf, stayMonthRow, withObservation, type StayMonth } from '../../nodes/RateChanges/storage/stayMonths';
 import type { ExpectedChange, RateRecord } from '../../platform/sandbox';
 import { repeatRecords } from '../../platform/sandbox/rateChanges';
 import { buildRateRecords } from '../../platform/sandbox/rateRecords';
@@ -6,7 +7,7 @@ import type { ProxiedRequest } from '../countingProxy';
 import type { BenchEnvironment } from '../environment';
 import { alternate, BenchmarkFailure, callWorkflow, latestExecution, nodeOutput, progress, storedRunData, summarizeRuns } from '../measure';
 import type { BenchmarkResult } from '../report';
-import { rateChangesWorkflows, type RateChangesWorkflows } from '../workflows';
+import { rateChangesWorkflows, STAY_ROW_COLUMNS, type RateChangesWorkflows } from '../workflows';
 import { medianOf, row } from './common';
 
 const RATE_RECORDS = 10_000;
@@ -81,13 +82,24 @@ function fed(records: RateRecord[]): Array<Record<string, unknown>> {
 	return records.map((record) => Object.fromEntries(FED_FIELDS.map((field) => [field, record[field]])));
 }
 
-/** The rates rows a first run leaves, on either side: one per stay, with Rate Changes' rates columns. */
-function ratesRows(records: RateRecord[]): Array<Record<string, unknown>> {
+/** The rows a first run leaves in the Data Table node build's table: one per stay. */
+function stayRows(records: RateRecord[]): Array<Record<string, unknown>> {
 	return records.map((record) => {
 		const row: Record<string, unknown> = { stayKey: stayOf(record) };
-		for (const { name } of RATES_COLUMNS) if (name !== 'stayKey') row[name] = name === 'checkIn' ? record.checkIn.slice(0, 10) : record[name as keyof RateRecord];
+		for (const { name } of STAY_ROW_COLUMNS) if (name !== 'stayKey') row[name] = name === 'checkIn' ? record.checkIn.slice(0, 10) : record[name as keyof RateRecord];
 		return row;
 	});
+}
+
+/** The rows a first run leaves in Rate Changes' rates table: one per stay month, built by the node's own storage code. */
+function stayMonthRows(records: RateRecord[]): Array<Record<string, unknown>> {
+	const months = new Map<string, StayMonth>();
+	for (const record of records) {
+		const observation = readObservation(record as unknown as Record<string, unknown>, 'onsiteRate');
+		const key = stayMonthKey(stayMonthOf(observation));
+		months.set(key, withObservation(months.get(key) ?? emptyStayMonth(stayMonthOf(observation), observation), observation));
+	}
+	return [...months.values()].map((month) => ({ ...stayMonthRow(month), writers: 'bench' }));
 }
 
 /** The first `count` stays of both runs, and the changes among them. */
@@ -165,7 +177,7 @@ export async function rateChanges(env: BenchEnvironment, rounds: number): Promis
 	const { first, expected } = runs;
 	progress(`7 Rate Changes: ${first.length} stays, ${expected.length} rates changed in the second run`);
 
-	const builtInTableId = (await publicApi<{ id: string }>(env, 'POST', '/data-tables', { name: BUILT_IN_TABLE, columns: RATES_COLUMNS.map(({ name, type }) => ({ name, type })) })).id;
+	const builtInTableId = (await publicApi<{ id: string }>(env, 'POST', '/data-tables', { name: BUILT_IN_TABLE, columns: STAY_ROW_COLUMNS.map(({ name, type }) => ({ name, type })) })).id;
 	const pair = rateChangesWorkflows(TABLES, builtInTableId);
 	await createWorkflow(env, pair.node.seed);
 	await createWorkflow(env, pair.builtIn.seed);
@@ -187,7 +199,7 @@ export async function rateChanges(env: BenchEnvironment, rounds: number): Promis
 			if (call.status !== 200 || execution.status !== 'success') throw new BenchmarkFailure(`${workflow.seed.name}, first run: answered ${call.status}, execution ${execution.status}`);
 			firstRunMs = call.wallMs;
 		} else {
-			await fillTable(env, tables[0] as string, ratesRows(records.first));
+			await fillTable(env, tables[0] as string, side === 'node' ? stayMonthRows(records.first) : stayRows(records.first));
 		}
 
 		const expectedKeys = new Set(records.expected.map((change) => changeKey(stayOf(change), change.previousRate, change.rate)));

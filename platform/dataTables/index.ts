@@ -10,7 +10,7 @@ export {
 } from './server';
 export { DEFAULT_LATENCY_MS, type Fault, type FaultKind, type FaultMatch, type FaultPlan, type FaultRule, type RequestInfo } from './faults';
 export type { Operation } from './operations';
-export { DEFAULT_MAX_SIZE_BYTES, DEFAULT_SIZE_CACHE_MS, sizeLimitMessage, type SizeModelName } from './size';
+export { DEFAULT_SIZE_CACHE_MS, sizeLimitMessage, type SizeModelName } from './size';
 export { MAX_PAGE_SIZE } from './paging';
 export type { ApiVersion, ColumnType, RowJson } from './types';
 export { NEWEST_VERSION } from './versions';

@@ -9,7 +9,7 @@ import { FaultBook, type FaultKind, type FaultPlan, type FaultRule, type Request
 import { handle, type Answer } from './handlers';
 import { checkRequest, route, type Operation, type RoutedRequest } from './operations';
 import { rowJson } from './rows';
-import { DEFAULT_MAX_SIZE_BYTES, DEFAULT_SIZE_CACHE_MS, sizerFactory, type SizeModelName, type SizeStatus } from './size';
+import { DEFAULT_SIZE_CACHE_MS, sizerFactory, type SizeModelName, type SizeStatus } from './size';
 import { DataTableStore, newId, type TableSize } from './store';
 import type { ApiVersion, ColumnType, RowJson } from './types';
 import type { JsonScalar } from './values';
@@ -33,7 +33,7 @@ export interface DataTablesApiOptions {
 	keys?: readonly ApiKeyGrant[];
 	/** Whether a key's scopes are checked (403 "Forbidden"): default as the version does without a licence (2.41 yes, 2.8.4 no). */
 	enforceScopes?: boolean;
-	/** N8N_DATA_TABLES_MAX_SIZE_BYTES (default 50 MiB). */
+	/** N8N_DATA_TABLES_MAX_SIZE_BYTES (default the version's: 50 MiB on 2.8.4, 200 MiB on 2.41.1). */
 	maxSizeBytes?: number;
 	/** N8N_DATA_TABLES_SIZE_CHECK_CACHE_DURATION_MS (default 5000). */
 	sizeCacheMs?: number;
@@ -127,7 +127,7 @@ export async function startDataTablesApi(options: DataTablesApiOptions = {}): Pr
 			dialect: database,
 			zone: options.timezone ?? 'UTC',
 			sizer: sizerFactory(database, version),
-			maxSizeBytes: options.maxSizeBytes ?? DEFAULT_MAX_SIZE_BYTES,
+			maxSizeBytes: options.maxSizeBytes ?? behaviour.defaultMaxSizeBytes,
 			sizeCacheMs: options.sizeCacheMs ?? DEFAULT_SIZE_CACHE_MS,
 			projectId,
 			projectName: options.projectName ?? PROJECT_NAME,

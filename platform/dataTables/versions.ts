@@ -23,6 +23,8 @@ export interface VersionBehaviour {
 	reservedColumnNamesChecked: boolean;
 	/** `size:asc` and `size:desc` among the table list's sort options: 2.41. */
 	sortTablesBySize: boolean;
+	/** N8N_DATA_TABLES_MAX_SIZE_BYTES's default (@n8n/config's data-table.config.js): 50 MiB up to 2.26, 200 MiB from 2.27. */
+	defaultMaxSizeBytes: number;
 }
 
 export const VERSIONS: Record<ApiVersion, VersionBehaviour> = {
@@ -35,6 +37,7 @@ export const VERSIONS: Record<ApiVersion, VersionBehaviour> = {
 		scopesEnforcedByDefault: false,
 		reservedColumnNamesChecked: false,
 		sortTablesBySize: false,
+		defaultMaxSizeBytes: 50 * 1024 * 1024,
 	},
 	'2.41.1': {
 		version: '2.41.1',
@@ -45,6 +48,7 @@ export const VERSIONS: Record<ApiVersion, VersionBehaviour> = {
 		scopesEnforcedByDefault: true,
 		reservedColumnNamesChecked: true,
 		sortTablesBySize: true,
+		defaultMaxSizeBytes: 200 * 1024 * 1024,
 	},
 };
 

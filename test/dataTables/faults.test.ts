@@ -86,7 +86,8 @@ describe('faults injected per request, as a plain HTTP client sees them', () => 
 		it('answers n8n\'s size limit refusal and applies nothing', async () => {
 			api.failNext({ fault: 'sizeLimit' });
 			const answer = await insert('a');
-			expect([answer.status, answer.data]).toEqual([400, { message: 'Validation error with data table request: Data table size limit exceeded: 50MB used, limit is 50MB' }]);
+			// The sizeLimit fault answers with the limit itself, 2.41.1's default of 200 MiB.
+			expect([answer.status, answer.data]).toEqual([400, { message: 'Validation error with data table request: Data table size limit exceeded: 200MB used, limit is 200MB' }]);
 			expect(api.rows('rates')).toEqual([]);
 		});
 	});

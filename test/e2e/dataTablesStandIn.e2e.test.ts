@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { CHANGES_COLUMNS, RATES_COLUMNS } from '../../nodes/RateChanges/tables';
+import { CHANGES_COLUMNS, RATES_COLUMNS } from '../../nodes/RateChanges/storage/tables';
 import { startDataTablesApi, type ApiVersion, type DataTablesApi, type SizeModelName } from '../../platform/dataTables';
 import { E2E_OWNER, e2eVersions, ensureN8n, N8nInstance, printProgress, publicApiHasDataTables } from '../../platform/n8n';
 import { startPostgres, type ServiceProcess } from '../../platform/queue';

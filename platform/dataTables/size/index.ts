@@ -14,8 +14,7 @@ export function sizerFactory(model: SizeModelName, version: ApiVersion): SizerFa
 	return (table: Table) => new PostgresTableSizer(table, measure);
 }
 
-/** n8n's default N8N_DATA_TABLES_MAX_SIZE_BYTES (50 MiB) and N8N_DATA_TABLES_SIZE_CHECK_CACHE_DURATION_MS (5 s), the same in 2.8.4 and 2.41.1. */
-export const DEFAULT_MAX_SIZE_BYTES = 50 * 1024 * 1024;
+/** n8n's default N8N_DATA_TABLES_SIZE_CHECK_CACHE_DURATION_MS (5 s), the same in 2.8.4 and 2.41.1; the size limit's default is the version's (versions.ts). */
 export const DEFAULT_SIZE_CACHE_MS = 5_000;
 
 /** n8n rounds to whole MiB in its message: 0.4 MiB reads "0MB". */
