@@ -201,6 +201,8 @@ export interface RunWorkflowOptions {
 	cancelWith?: (cancel: () => void) => void;
 	/** The execution's id (a new one each run unless given). */
 	executionId?: string;
+	/** The workflow's id: n8n's Retry runs the same workflow again (a new one each run unless given). */
+	workflowId?: string;
 	credentials?: CredentialSet;
 	/** Extra node types for the run, by full type name. */
 	extraNodeTypes?: Record<string, INodeType>;
@@ -252,7 +254,7 @@ export async function runWorkflow(definition: WorkflowDefinition, options: RunWo
 	const extra: Record<string, INodeType> = { [SOURCE_NODE_TYPE]: new ItemsSource(), ...options.extraNodeTypes };
 	const nodeTypes = new HarnessNodeTypes(loader, extra);
 	const credentialsHelper = new HarnessCredentialsHelper(loader, options.credentials ?? {});
-	const meta = { id: randomUUID(), name: 'harness' };
+	const meta = { id: options.workflowId ?? randomUUID(), name: 'harness' };
 	const workflow = new Workflow({
 		...meta,
 		nodes: definition.nodes,
@@ -282,6 +284,7 @@ export interface RunNodeOptions {
 	credentialId?: string;
 	mode?: RunWorkflowOptions['mode'];
 	cancelWith?: RunWorkflowOptions['cancelWith'];
+	workflowId?: string;
 }
 
 export interface NodeRunResult {
@@ -330,7 +333,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 			connections: { Items: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 			settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
 		},
-		{ credentials: options.credentials, mode: options.mode, cancelWith: options.cancelWith },
+		{ credentials: options.credentials, mode: options.mode, cancelWith: options.cancelWith, workflowId: options.workflowId },
 	);
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);

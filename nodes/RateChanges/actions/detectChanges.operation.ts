@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { JournalAlert } from '../storage/journal';
-import { forgetLegacyStays, legacyStays } from '../storage/legacy';
+import { legacyStays } from '../storage/legacy';
 import type { StoredRow } from '../storage/monthRows';
 import type { MonthPlan } from '../storage/rounds';
 import { writeInRounds } from '../storage/rounds';
@@ -134,13 +134,13 @@ const operation: RecordOperation = {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const detect = readSettings(this, () => settings(this));
 	const records = readRecords(this, detect.rateField);
-	return await withRecordStore(this, detect, records, operation, async (store) => {
+	return await withRecordStore(this, detect, records, operation, async (store, tidy) => {
 		const rates = await openMonthRows(store, ratesTable(detect.ratesTable));
+		await tidy([{ rows: rates.rows, legacy: rates.legacy, legacyDay: 'checkIn' }]);
 		const { alerts, contested } = await storeNewest(this, store, rates, detect, records.newest);
 		return {
 			alerts,
 			contested,
-			tidy: [{ rows: rates.rows, legacy: rates.legacy, legacyDay: 'checkIn' }],
 			// Each record whose stay alerted, as it came in, with what changed.
 			output: (owned) => {
 				const byStay = byIdentity(owned, stayIdentity);
@@ -173,15 +173,12 @@ async function storeNewest(
 	}
 	const keys = [...byMonth.keys()];
 	const stored = await rates.rows.read(keys);
-	const seeded = new Map<string, StayMonth>();
 	const startOf = async (key: string, row: StoredRow | undefined): Promise<StayMonth> => {
 		if (row) return readStayMonth(row);
 		const first = (byMonth.get(key) as Observation[])[0];
 		const empty = emptyStayMonth(stayMonthOf(first), first);
 		if (!rates.legacy) return empty;
-		const month = await legacyStays(store.api, rates.legacy, empty);
-		seeded.set(key, month);
-		return month;
+		return await legacyStays(store.api, rates.legacy, empty);
 	};
 	const plan = async (key: string, row: StoredRow | undefined): Promise<MonthPlan> => {
 		let month = await startOf(key, row);
@@ -200,12 +197,6 @@ async function storeNewest(
 		return { key, alerts, data: moved ? stayMonthRow(withoutPastDays(month)) : undefined };
 	};
 	const result = await writeInRounds(context, store, rates.rows, 'detectChanges', stored, keys, plan);
-	const legacy = rates.legacy;
-	if (legacy) {
-		// A month now stored anew needs its 1.0 rows no more.
-		const folded = [...seeded.entries()].filter(([key]) => result.written.get(key)?.data !== undefined);
-		await Promise.all(folded.map(async ([, month]) => await forgetLegacyStays(store.api, legacy, month)));
-	}
 	const contested = new Set(result.contested);
 	return { alerts: result.alerts, contested: newest.filter(({ observation }) => contested.has(stayMonthKey(stayMonthOf(observation)))) };
 }

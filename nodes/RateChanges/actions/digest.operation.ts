@@ -1,4 +1,4 @@
-import { randomUUID } from 'crypto';
+import { createHash, randomUUID } from 'crypto';
 
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
 
@@ -133,6 +133,7 @@ function previews(context: IExecuteFunctions, mark: DigestSettings['markReported
 }
 
 interface Reported {
+	digestId: string;
 	changes: ReportedChange[];
 	entries: Entry[];
 	marked: boolean;
@@ -143,8 +144,8 @@ interface Reported {
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const digest = readSettings(this, () => settings(this));
 	const store = await openJournal(this, new RequestLimiter(4), digest.changesTable);
-	const digestId = digest.resendDigestId || randomUUID();
-	const reported = digest.resendDigestId ? await reportedBefore(store, digestId) : await report(this, store, digestId, previews(this, digest.markReported));
+	const reported = digest.resendDigestId ? await reportedBefore(store, digest.resendDigestId) : await report(this, store, previews(this, digest.markReported));
+	const digestId = reported.digestId;
 	const own = new Set([store.journal.table.id, ...reported.entries.map((entry) => entry.monthTable)]);
 	const estimate = await readEstimate(store.api, store.journal);
 	const full = await fullness(store.api, { tableIds: own, estimate: estimate && Object.values(estimate).reduce((sum, bytes) => sum + bytes, 0) }, {
@@ -160,7 +161,27 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 async function reportedBefore(store: Store, digestId: string): Promise<Reported> {
 	const entries = await store.journal.reported(digestId);
 	const legacy = store.legacyChanges ? await legacyChanges(store.api, store.legacyChanges, digestId) : [];
-	return { changes: [...entries.flatMap((entry) => entry.alerts), ...legacy], entries, marked: true };
+	return { digestId, changes: [...entries.flatMap((entry) => entry.alerts), ...legacy], entries, marked: true };
+}
+
+/** A UUID-shaped ID from a text: the same text, the same ID. */
+function idOf(text: string): string {
+	const hex = createHash('sha256').update(text).digest('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The digest's ID, named after the workflow, the node and what started the run (a Schedule
+ * Trigger's item holds the time it fired): n8n's Retry of a failed digest starts the same way, so
+ * it finds what the failed run claimed before it stopped and sends it. A later run that starts the
+ * same way but is no retry gets an ID of its own.
+ */
+async function digestIdFor(context: IExecuteFunctions, store: Store): Promise<{ digestId: string; claimedBefore: Entry[] }> {
+	const started = JSON.stringify(context.getInputData().map((item) => item.json));
+	const digestId = idOf(`${context.getWorkflow().id ?? ''}|${context.getNode().name}|${started}`);
+	const claimedBefore = await store.journal.reported(digestId);
+	if (claimedBefore.length === 0) return { digestId, claimedBefore };
+	return context.getMode() === 'retry' ? { digestId, claimedBefore } : { digestId: randomUUID(), claimedBefore: [] };
 }
 
 /**
@@ -169,7 +190,7 @@ async function reportedBefore(store: Store, digestId: string): Promise<Reported>
  * died are resolved first, so their alerts are in. At n8n's size limit the claim is refused: the
  * digest then goes out unmarked (the next one lists the same changes again), saying so.
  */
-async function report(context: IExecuteFunctions, store: Store, digestId: string, preview: boolean): Promise<Reported> {
+async function report(context: IExecuteFunctions, store: Store, preview: boolean): Promise<Reported> {
 	await resolveOrphans(store, { retry: false, token: newToken(context) }).catch((error: unknown) => {
 		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
 	});
@@ -177,14 +198,16 @@ async function report(context: IExecuteFunctions, store: Store, digestId: string
 	const unmarked = async (refusal?: string): Promise<Reported> => {
 		const entries = await store.journal.unreported();
 		const old = legacy ? await legacyChanges(store.api, legacy, null) : [];
-		return { changes: [...entries.flatMap((entry) => entry.alerts), ...old], entries, marked: false, refusal };
+		return { digestId: randomUUID(), changes: [...entries.flatMap((entry) => entry.alerts), ...old], entries, marked: false, refusal };
 	};
 	if (preview) return await unmarked();
 	try {
+		const { digestId, claimedBefore } = await digestIdFor(context, store);
 		const reportedAt = new Date().toISOString();
-		const entries = await store.journal.claim(digestId, reportedAt);
+		const claimed = await store.journal.claim(digestId, reportedAt);
+		const entries = [...claimedBefore, ...claimed.filter((entry) => !claimedBefore.some((before) => before.id === entry.id))];
 		const old = legacy ? await claimLegacyChanges(store.api, legacy, digestId, reportedAt) : [];
-		return { changes: [...entries.flatMap((entry) => entry.alerts), ...old], entries, marked: true };
+		return { digestId, changes: [...entries.flatMap((entry) => entry.alerts), ...old], entries, marked: true };
 	} catch (error) {
 		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
 		return await unmarked(error.message);

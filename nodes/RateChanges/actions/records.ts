@@ -48,7 +48,6 @@ export interface RecordRun {
 	alerts: JournalAlert[];
 	/** Records it could not write: other executions wrote their rows every time it tried. */
 	contested: ObservedItem[];
-	tidy: TidyTable[];
 	/** Its items, each at the input item it comes first after, from the alerts it owns (its own, and those it resolved for the same records). */
 	output: (owned: readonly JournalAlert[]) => Array<{ at: number; item: INodeExecutionData }>;
 }
@@ -77,7 +76,7 @@ export async function withRecordStore(
 	settings: RecordSettings,
 	records: Records,
 	operation: RecordOperation,
-	run: (store: Store) => Promise<RecordRun>,
+	run: (store: Store, tidy: (tables: readonly TidyTable[]) => Promise<void>) => Promise<RecordRun>,
 ): Promise<INodeExecutionData[]> {
 	if (records.observed.length === 0) return records.checked.flatMap((read, itemIndex) => ('error' in read ? [failedItem(context, read.error, itemIndex)] : []));
 	const limiter = requestLimiter(context.getNode(), [settings]);
@@ -89,9 +88,10 @@ export async function withRecordStore(
 		retry: context.getMode() === 'retry',
 		token: newToken(context),
 	});
-	const result = await run(store);
 	const newestCollected = records.observed.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
-	await keepTidy(store, result.tidy, newestCollected, settings.keepChangesDays);
+	// The day's clean-up comes before the operation's writes: once its alerts are confirmed, nothing
+	// but handing out its items is left to the execution.
+	const result = await run(store, async (tables) => await keepTidy(store, tables, newestCollected, settings.keepChangesDays));
 	return inItemOrder(context, records, result, [...result.alerts, ...resolved]);
 }
 

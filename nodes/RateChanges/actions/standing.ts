@@ -4,10 +4,10 @@ import type { ReportedChange } from '../rules/alert';
 import { latestByStay, type Observation } from '../rules/observation';
 import type { RowFilter } from '../storage/dataTables';
 import type { JournalAlert } from '../storage/journal';
-import { forgetLegacyPositions, legacyPositions } from '../storage/legacy';
+import { legacyPositions } from '../storage/legacy';
 import type { DayCell } from '../storage/monthCells';
 import type { StoredRow } from '../storage/monthRows';
-import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind, type PositionMonth } from '../storage/positionMonths';
+import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind } from '../storage/positionMonths';
 import { writeInRounds, type MonthPlan } from '../storage/rounds';
 import { dayOf, readStayMonth, storedStays } from '../storage/stayMonths';
 import { openMonthRows, positionsTable, ratesTable, type Store } from '../storage/tables';
@@ -105,25 +105,22 @@ export async function runStanding<TStanding>(
 		alertKey,
 		recordKeys: () => new Set(groups.map((group) => [group.monthKey, first(group).checkIn, first(group).dtCollected].join('|'))),
 	};
-	return await withRecordStore(context, settings, records, operation, async (store) => {
+	return await withRecordStore(context, settings, records, operation, async (store, tidy) => {
 		const rates = await openMonthRows(store, ratesTable(settings.ratesTable));
 		const positions = await openMonthRows(store, positionsTable(settings.positionsTable));
+		await tidy([{ rows: positions.rows, legacy: positions.legacy, legacyDay: 'dtCollected' }]);
 		const stays = await readStays(store, rates.rows, groups);
 		const worked = new Map(groups.map((group) => [group.key, kind.work(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation)).filter(group.holds))]));
 
 		const byMonth = new Map<string, Group[]>();
 		for (const group of groups) byMonth.set(group.monthKey, [...(byMonth.get(group.monthKey) ?? []), group]);
 		const stored = await positions.rows.read([...byMonth.keys()]);
-		const seeded = new Map<string, PositionMonth>();
 		const verdicts = new Map<string, Verdict>();
 
 		const plan = async (monthKey: string, row: StoredRow | undefined): Promise<MonthPlan> => {
 			const monthGroups = byMonth.get(monthKey) as Group[];
 			let month = row ? readPositionMonth(row) : emptyPositionMonth(monthKey, kind.kind, monthGroups[0].hotelCode, first(monthGroups[0]).checkIn.slice(0, 7));
-			if (!row && positions.legacy) {
-				month = await legacyPositions(store.api, positions.legacy, month);
-				seeded.set(monthKey, month);
-			}
+			if (!row && positions.legacy) month = await legacyPositions(store.api, positions.legacy, month);
 			const days = new Map(month.days);
 			const alerts: JournalAlert[] = [];
 			for (const group of monthGroups) {
@@ -143,16 +140,10 @@ export async function runStanding<TStanding>(
 			return { key: monthKey, alerts, data: moved ? positionMonthRow({ ...month, days }) : undefined };
 		};
 		const result = await writeInRounds(context, store, positions.rows, kind.operation, stored, [...byMonth.keys()], plan);
-		const legacy = positions.legacy;
-		if (legacy) {
-			const folded = [...seeded].filter(([key]) => result.written.get(key)?.data !== undefined);
-			await Promise.all(folded.map(async ([, month]) => await forgetLegacyPositions(store.api, legacy, month)));
-		}
 		const contestedMonths = new Set(result.contested);
 		return {
 			alerts: result.alerts,
 			contested: groups.filter((group) => contestedMonths.has(group.monthKey)).flatMap((group) => group.items),
-			tidy: [{ rows: positions.rows, legacy: positions.legacy, legacyDay: 'dtCollected' }],
 			output: (owned) => {
 				const ownedByGroup = new Map<string, JournalAlert[]>();
 				for (const alert of owned) ownedByGroup.set(alertKey(alert), [...(ownedByGroup.get(alertKey(alert)) ?? []), alert]);

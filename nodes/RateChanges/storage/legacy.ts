@@ -10,8 +10,8 @@ import { checkInOf, dayOf, type StayMonth, type StayRates } from './stayMonths';
  * Version 1.0 kept one row per stay, per alert and per position. Its tables are renamed
  * `<name>_1_0` on the first run of 1.1 (tables.ts), and read here for each month the new tables
  * have not stored yet: the new month row starts from what 1.0 remembered, so no stored rate is
- * lost and nothing alerts as seen for the first time. Once a month is stored anew, its 1.0 rows
- * go; 1.0 rows of days that have passed go with the clean-up.
+ * lost and nothing alerts as seen for the first time. 1.0 rows go with the daily clean-up once
+ * their days have passed, and the 1.0 table with them.
  */
 
 function like(columnName: string, value: string): RowCondition {
@@ -49,11 +49,6 @@ export async function legacyStays(api: DataTables, legacy: TableHandle, month: S
 	return { ...month, days };
 }
 
-/** Once the month is stored in the new table, its 1.0 rows have nothing more to give. */
-export async function forgetLegacyStays(api: DataTables, legacy: TableHandle, month: StayMonth): Promise<void> {
-	await api.deleteRows(legacy, stayMonthFilter(month));
-}
-
 /** The 1.0 position key of one day of a position month (`rank|…|checkIn|…`, `parity|…|checkIn|…`). */
 function legacyPositionKey(month: PositionMonth, checkIn: string): string {
 	const parts = month.key.split('|');
@@ -74,9 +69,6 @@ export async function legacyPositions(api: DataTables, legacy: TableHandle, mont
 	return { ...month, days };
 }
 
-export async function forgetLegacyPositions(api: DataTables, legacy: TableHandle, month: PositionMonth): Promise<void> {
-	await api.deleteRows(legacy, allOf(like('positionKey', legacyPositionKey(month, `${month.month}-%`))));
-}
 
 /** An alert as 1.0 kept it, one row each, in the shape a digest lists. */
 export function legacyChange(row: Row): ReportedChange {
