@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { launchChromium } from '../ui/harness/browser';
 import type { ExpectedChange, RateRecord, RunSummary } from '../../platform/sandbox';
 import {
 	editorTrigger,
@@ -284,6 +285,35 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		expect(emails[0].html).toContain('<table>');
 		// Each undercut line names the room, as the competitor's.
 		for (const line of String(digest.text).split('\n').filter((candidate) => candidate.includes('undercut by'))) expect(line).toContain('Standard Queen Room');
+	});
+
+	// With UI_SCREENSHOT_DIR (npm run screenshots: docs/images), the inbox in Chromium, as the README shows it.
+	(process.env.UI_SCREENSHOT_DIR ? test : test.skip)('the inbox page shows the alert, the rate change digest and the undercut email as their readers see them', async () => {
+		const folder = path.resolve(__dirname, '..', '..', process.env.UI_SCREENSHOT_DIR as string);
+		fs.mkdirSync(folder, { recursive: true });
+		const browser = await launchChromium();
+		try {
+			const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+			const problems: string[] = [];
+			page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
+			page.on('pageerror', (error) => problems.push(error.message));
+			await page.goto(demo.inbox.url);
+			// The email's frame is fitted to its content once it has loaded.
+			await page.waitForFunction(() => {
+				const { document } = globalThis as unknown as { document: { querySelector(selector: string): { style: { height: string } } | null } };
+				return parseFloat(document.querySelector('iframe.email-body')?.style.height ?? '') > 150;
+			});
+			const shots: Array<[string, string]> = [
+				['inbox-rate-alert', `article[data-channel="#${slackChannelOf(EXAMPLE_FILES.rateAlert)}"]`],
+				['inbox-rate-change-digest', `article[data-channel="#${slackChannelOf(EXAMPLE_FILES.rateChangeDigest)}"]`],
+				['inbox-undercut-digest', 'article[data-kind="email"]'],
+			];
+			for (const [name, selector] of shots) await page.locator(selector).first().screenshot({ path: path.join(folder, `${name}.png`) });
+			await page.screenshot({ path: path.join(folder, 'inbox.png') });
+			expect(problems).toEqual([]);
+		} finally {
+			await browser.close();
+		}
 	});
 
 	test('no execution of a demo step ended in an error, and the big "Execute workflow" button of each digest runs its digest', async () => {
