@@ -157,7 +157,10 @@ export const PAGE_SCRIPT = `'use strict';
 for (const frame of document.querySelectorAll('iframe.email-body')) {
 	const fit = () => {
 		try {
-			frame.style.height = frame.contentDocument.documentElement.scrollHeight + 'px';
+			// The body's own height and its margins: the frame's height would measure itself.
+			const body = frame.contentDocument.body;
+			const margins = parseFloat(getComputedStyle(body).marginTop) + parseFloat(getComputedStyle(body).marginBottom);
+			frame.style.height = Math.ceil(body.getBoundingClientRect().height + margins) + 'px';
 		} catch (error) {
 			frame.style.height = '480px';
 		}

@@ -13,6 +13,11 @@ export const N8N_API_CREDENTIAL = { id: 'tpN8nApiCred0001', name: 'Travel Pricin
 export const DEMO_MODEL_CREDENTIAL = { id: 'tpDemoModel00001', name: 'Demo model (scripted, offline)' };
 /** The MCP example's token: n8n's own Bearer Auth credential type, which the MCP Server Trigger checks. */
 export const MCP_BEARER_CREDENTIAL = { id: 'tpMcpBearer00001', name: 'Travel Pricing MCP token' };
+/**
+ * The email examples' mail server: n8n's SMTP credential type pointing at the demo inbox
+ * (platform/inbox), which takes every message and keeps it. A user's own SMTP credential replaces it.
+ */
+export const DEMO_SMTP_CREDENTIAL = { id: 'tpDemoSmtp000001', name: 'Demo inbox (SMTP)' };
 
 /** What Rate Changes' tables need of an n8n API key (n8n without scopes gives a key every scope). */
 export const DATA_TABLE_SCOPES = [
@@ -65,6 +70,14 @@ export function mcpBearerCredential(token: string): CredentialSeed {
 	return { ...MCP_BEARER_CREDENTIAL, type: 'httpBearerAuth', data: { token } };
 }
 
+/**
+ * The demo inbox's SMTP server as n8n's SMTP credential (what the Send Email node needs): plain
+ * SMTP on loopback, so SSL/TLS off and STARTTLS not tried, and no user (the inbox has no accounts).
+ */
+export function demoSmtpCredential(smtp: { host: string; port: number }): CredentialSeed {
+	return { ...DEMO_SMTP_CREDENTIAL, type: 'smtp', data: { user: '', password: '', host: smtp.host, port: smtp.port, secure: false, disableStartTls: true, hostName: '' } };
+}
+
 /** The scripted model at url (`…/v1`) as an OpenAI credential; it takes any key. */
 export function demoModelCredential(url: string): CredentialSeed {
 	return { ...DEMO_MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'demo-model-needs-no-key', url, header: false } };
@@ -76,6 +89,7 @@ const CREDENTIAL_BY_TYPE: Record<string, { id: string; name: string }> = {
 	travelPricingN8nApi: N8N_API_CREDENTIAL,
 	httpBearerAuth: MCP_BEARER_CREDENTIAL,
 	openAiApi: DEMO_MODEL_CREDENTIAL,
+	smtp: DEMO_SMTP_CREDENTIAL,
 };
 
 /**

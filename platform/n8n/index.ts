@@ -1,5 +1,16 @@
-export { startAlertInbox, type AlertInbox } from './alertInbox';
-export { digestExample } from './digestExample';
+export { DEMO_OWNER, DEMO_PORTS, DEMO_SHOPS, portFor, readyText, startDemo, type Demo, type DemoOptions, type DemoPorts } from './demo';
+export {
+	demoExample,
+	demoExamples,
+	digestExample,
+	EXAMPLE_FILES,
+	EXAMPLES_DIR,
+	pointAtSlack,
+	readExampleFile,
+	SLACK_PLACEHOLDER,
+	slackChannelOf,
+	type SlackTarget,
+} from './examples';
 export { packPackage, installCommunityPackage, ownPackageJson, REPO_ROOT } from './communityPackage';
 export {
 	API_CREDENTIAL,
@@ -8,6 +19,8 @@ export {
 	DATA_TABLE_SCOPES,
 	DEMO_MODEL_CREDENTIAL,
 	demoModelCredential,
+	DEMO_SMTP_CREDENTIAL,
+	demoSmtpCredential,
 	MCP_BEARER_CREDENTIAL,
 	mcpBearerCredential,
 	N8N_API_CREDENTIAL,
@@ -63,3 +76,4 @@ export {
 	scheduleSheetRows,
 	type SheetRow,
 } from './scheduleSheet';
+export { editorTrigger } from './editorTrigger';

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { N8nRuntime } from './runtime';
+import { editorTrigger } from './editorTrigger';
 import { outputOf, type WorkflowRun } from './workflowRun';
 
 /** n8n-workflow's ExecutionStatusList: every status an execution can have. */
@@ -155,6 +156,29 @@ export class N8nRestClient {
 				if (Date.now() > deadline) throw new Error(`Workflow ${id} was still "${status}" after ${timeoutMs / 1000} s`);
 				await sleep(250);
 			}
+		}
+	}
+
+	/**
+	 * Runs a workflow as a click on the editor's "Execute workflow" button does (signed in, n8n
+	 * 2.41's `POST /rest/workflows/:id/run`): in manual mode, from the trigger the editor picks
+	 * (editorTrigger.ts), and resolves once the execution has finished, with how it ended.
+	 */
+	async executeFromEditor(workflowId: string, timeoutMs = 180_000): Promise<{ executionId: string; trigger: string; status: string }> {
+		const workflow = await this.request<{ data: { nodes: Array<{ name: string; type: string; disabled?: boolean }> } }>('GET', `/rest/workflows/${workflowId}`);
+		if (workflow.status !== 200) throw new Error(`Workflow ${workflowId}: ${workflow.status} ${workflow.text.slice(0, 300)}`);
+		const trigger = editorTrigger(workflow.body.data.nodes);
+		if (!trigger) throw new Error(`Workflow ${workflowId} has no trigger the editor would run`);
+		const run = await this.request<{ data: { executionId?: string; waitingForWebhook?: boolean } }>('POST', `/rest/workflows/${workflowId}/run`, { triggerToStartFrom: { name: trigger } });
+		const executionId = run.body.data?.executionId;
+		if (run.status !== 200 || !executionId) throw new Error(`Running ${workflowId} from "${trigger}" answered ${run.status}: ${run.text.slice(0, 500)}`);
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const execution = await this.request<{ data: { finished: boolean; status: string; stoppedAt?: string | null } }>('GET', `/rest/executions/${executionId}`);
+			const { status, stoppedAt } = execution.body.data ?? { status: 'unknown' };
+			if (stoppedAt || ['success', 'error', 'crashed', 'canceled'].includes(status)) return { executionId, trigger, status };
+			if (Date.now() > deadline) throw new Error(`Execution ${executionId} of ${workflowId} was still "${status}" after ${timeoutMs / 1000} s`);
+			await sleep(250);
 		}
 	}
 

@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { digestEvents } from './digestExpectation';
+import { startInbox, type Inbox } from '../../platform/inbox';
 import {
 	AIRPORTS_CREDENTIAL,
 	API_CREDENTIAL,
 	DATA_TABLE_SCOPES,
 	DEMO_MODEL_CREDENTIAL,
+	DEMO_SMTP_CREDENTIAL,
+	demoExample,
 	e2eVersions,
 	isN8n1x,
 	MCP_BEARER_CREDENTIAL,
@@ -18,9 +21,8 @@ import {
 	REPO_ROOT,
 	SAMPLE_SCHEDULE_ROWS,
 	scheduleSheetRows,
-	startAlertInbox,
+	slackChannelOf,
 	startE2e,
-	type AlertInbox,
 	type E2eEnvironment,
 	type SheetRow,
 	type WorkflowSeed,
@@ -42,6 +44,8 @@ const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	openAiApi: DEMO_MODEL_CREDENTIAL,
 	// The MCP example's bearer token (mcp.e2e.test.ts connects to it with the official MCP client).
 	httpBearerAuth: MCP_BEARER_CREDENTIAL,
+	// The email examples' mail server: the demo inbox (firstTenMinutes.e2e.test.ts reads what they send).
+	smtp: DEMO_SMTP_CREDENTIAL,
 };
 
 /** The examples carry no id (an editor import assigns one); these let the test run them by id. */
@@ -73,15 +77,6 @@ function nodeOf(workflow: { nodes: ExampleNode[] }, name: string): ExampleNode {
 	const node = workflow.nodes.find((candidate) => candidate.name === name);
 	if (!node) throw new Error(`The example has no node "${name}"`);
 	return node;
-}
-
-/** The rate alert with its "Alert settings" alertUrl swapped, as a user swaps it for Slack. */
-function withAlertUrl(workflow: Example, alertUrl: string): Example {
-	const settings = nodeOf(workflow, 'Alert settings').parameters.assignments as { assignments: Array<{ name: string; value: unknown }> };
-	const assignment = settings.assignments.find((candidate) => candidate.name === 'alertUrl');
-	if (!assignment) throw new Error('"Alert settings" has no alertUrl');
-	assignment.value = alertUrl;
-	return workflow;
 }
 
 /**
@@ -118,23 +113,38 @@ describe('the example workflows as files', () => {
 		for (const [type, reference] of references) expect(reference).toEqual(DEMO_CREDENTIALS[type]);
 	});
 
-	test.each(files)('%s explains what to change in sticky notes', (file) => {
+	test.each(files)('%s explains what to change in sticky notes, in n8n\'s words (Publish, not activate)', (file) => {
 		const notes = readExample(file).nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
 		expect(notes.length).toBeGreaterThanOrEqual(2);
-		expect(notes.map((note) => String(note.parameters.content)).join('\n')).toContain('Travel Pricing API');
+		const text = notes.map((note) => String(note.parameters.content)).join('\n');
+		expect(text).toContain('Travel Pricing API');
+		expect(text).not.toMatch(/\bactivat/i);
 	});
+
+	test.each(files.filter((file) => JSON.stringify(readExample(file)).includes('hooks.slack.com')))(
+		'%s posts to a Slack placeholder that npm start points at the demo inbox, and its notes say how to point it at a real Slack',
+		(file) => {
+			const text = readExample(file)
+				.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+				.map((note) => String(note.parameters.content))
+				.join('\n');
+			expect(text).toMatch(/Incoming Webhook/);
+			expect(text).toContain(`#${slackChannelOf(file)}`);
+		},
+	);
 });
 
 describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 	let env: E2eEnvironment;
-	let inbox: AlertInbox;
+	let inbox: Inbox;
 
 	beforeAll(async () => {
-		inbox = await startAlertInbox();
+		inbox = await startInbox();
 		// n8n 1.x has neither the Data Table node's version 1.1 nor Data Tables in its public API.
 		const withSheet = publicApiHasDataTables(version);
 		const workflows: WorkflowSeed[] = [
-			{ ...withAlertUrl(readExample(RATE_ALERT.file), inbox.url), id: RATE_ALERT.id },
+			// As npm start imports it: posting to the demo inbox.
+			demoExample(RATE_ALERT.file, inbox, RATE_ALERT.id),
 			...(withSheet ? [{ ...startedByWebhook(readExample(SCHEDULES.file)), id: SCHEDULES.id }] : []),
 			{ ...readExample(DIGEST.file), id: DIGEST.id },
 		];
@@ -189,13 +199,16 @@ describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
 
 			const identity = (rate: Record<string, unknown>): string =>
 				[rate.hotelCode, rate.websiteCode, rate.checkIn, rate.roomType, rate.onsiteRate, rate.currency].join('|');
-			const posted = inbox.alerts.map((alert) => alert.body.rate as Record<string, unknown>);
+			const alerts = inbox.slackMessages();
+			const posted = alerts.map((alert) => alert.payload.rate as Record<string, unknown>);
 			expect(posted.map(identity).sort()).toEqual(expected.map(identity).sort());
-			expect(new Set(inbox.alerts.map((alert) => alert.path))).toEqual(new Set(['/rate-alerts']));
-			for (const alert of inbox.alerts) {
-				const rate = alert.body.rate as Record<string, unknown>;
-				expect(alert.body.text).toContain(`${String(rate.hotelName)} sells ${String(rate.roomType)} at ${String(rate.onsiteRate)} ${String(rate.currency)}`);
+			expect(new Set(alerts.map((alert) => alert.channel))).toEqual(new Set([`#${slackChannelOf(RATE_ALERT.file)}`]));
+			for (const alert of alerts) {
+				const rate = alert.payload.rate as Record<string, unknown>;
+				expect(alert.text).toContain(`${String(rate.hotelName)} sells ${String(rate.roomType)} at ${String(rate.onsiteRate)} ${String(rate.currency)}`);
 			}
+			// Every alert arrived: no execution ended in an error.
+			expect((await env.n8n.executionErrors(RATE_ALERT.id)).filter((error) => error !== null)).toEqual([]);
 		});
 	});
 

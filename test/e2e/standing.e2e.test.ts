@@ -1,5 +1,8 @@
+import { startInbox, type Inbox } from '../../platform/inbox';
 import type { MarketInput, RunSummary } from '../../platform/sandbox';
 import {
+	demoExample,
+	demoSmtpCredential,
 	digestExample,
 	API_CREDENTIAL,
 	e2eVersions,
@@ -7,16 +10,15 @@ import {
 	NO_DATA_TABLES_REFUSAL,
 	outputOf,
 	publicApiHasDataTables,
-	startAlertInbox,
 	startE2e,
-	type AlertInbox,
 	type E2eEnvironment,
 	type WorkflowSeed,
 } from '../../platform/n8n';
 import { describeVersions } from './describeVersions';
 
 /**
- * The "Undercut and parity alerts" example in a real n8n against a comp-set shop of the sandbox
+ * The "Undercut and parity alerts" example (and its digest, "Undercut and parity digest", by email)
+ * in a real n8n against a comp-set shop of the sandbox
  * (run-shop `market`): shop 1 laid out so that where my hotel stands on each website and night,
  * and what each website sells my room for, follow from the delivered records, with a known
  * undercut, a night my hotel is sold out, parity losses and a win, and a competitor in another
@@ -28,6 +30,7 @@ import { describeVersions } from './describeVersions';
  */
 
 const EXAMPLE = { file: 'undercut-parity-alerts.json', id: 'exStanding000001' };
+const DIGEST = { file: 'undercut-parity-digest.json', id: 'exStandingDigest' };
 const FEED = { id: 'e2eStandingFeed1', name: 'Position feed and rank watch' };
 const SHOP_ID = 1;
 /** Shop 1's six hotels on its two websites, days 1 to 5 after the run. */
@@ -41,7 +44,8 @@ const REFERENCE_WEBSITE = 4;
 const OTHER_WEBSITE = 5;
 /** Its records say EUR: never compared with my GBP rates. */
 const OTHER_CURRENCY_HOTEL = 100008;
-const UNDERCUT_PERCENT = 10;
+/** Compare With My Hotel's Undercut At Least (%) in version 1.1, which the example keeps. */
+const UNDERCUT_PERCENT = 5;
 const TOLERANCE_PERCENT = 1;
 
 /** The constructed cases: the competitor 12 % below me, the night I am sold out, the parity cases. */
@@ -147,8 +151,8 @@ function expectedParity(offers: readonly Offer[], day: string) {
 	return { referenceWebsite: REFERENCE_WEBSITE, referenceTotal: reference.total, currency: reference.currency, websites, losses: websites.filter((website) => website.state === 'loss').length };
 }
 
-function example(inboxUrl: string): WorkflowSeed {
-	return digestExample(EXAMPLE.file, EXAMPLE.id, inboxUrl);
+function examples(inbox: Inbox): WorkflowSeed[] {
+	return [demoExample(EXAMPLE.file, inbox, EXAMPLE.id), digestExample(DIGEST.file, DIGEST.id, inbox)];
 }
 
 /** Two Compare With My Hotel nodes on their own tables, so that neither moves the other's remembered ranks. */
@@ -215,7 +219,7 @@ const nightKey = (item: Record_) => `${item.websiteCode}|${item.checkIn}`;
 
 describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and parity alerts in n8n %s', (version) => {
 	let env: E2eEnvironment;
-	let inbox: AlertInbox;
+	let inbox: Inbox;
 	const shops: Shop[] = [];
 
 	async function deliver(options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]): Promise<Shop> {
@@ -279,9 +283,9 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
 	}
 
 	beforeAll(async () => {
-		inbox = await startAlertInbox('/standing-digest');
+		inbox = await startInbox();
 		const feed = feedWorkflow();
-		env = await startE2e({ version, workflows: [example(inbox.url), feed], publish: [EXAMPLE.id, FEED.id] });
+		env = await startE2e({ version, workflows: [...examples(inbox), feed], publish: [EXAMPLE.id, FEED.id], credentials: [demoSmtpCredential(inbox.smtp)] });
 		env.sandbox.setClock(CLOCK);
 	}, 30 * 60_000);
 
@@ -406,12 +410,12 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
 		}).toEqual({ detect: [], compare: [], parity: [], rankWatch: [] });
 	});
 
-	test('the digest sums exactly the undercuts and parity losses of each hotel and day, and the next digest posts nothing', async () => {
-		const run = await env.n8n.execute(EXAMPLE.id);
+	test('the digest emails exactly the undercuts, parity losses and changes of each hotel, and the next digest sends nothing', async () => {
+		const run = await env.n8n.execute(DIGEST.id);
 		const digests = outputOf(run, 'Digest');
 		const expected = new Map<string, { undercut: number; parityLoss: number; rankChanged: number; changeCount: number }>();
-		const count = (hotelCode: unknown, checkIn: unknown, field: 'undercut' | 'parityLoss' | 'rankChanged' | null, by = 1) => {
-			const key = `${hotelCode}|${checkIn}`;
+		const count = (hotelCode: unknown, _checkIn: unknown, field: 'undercut' | 'parityLoss' | 'rankChanged' | null, by = 1) => {
+			const key = String(hotelCode);
 			const entry = expected.get(key) ?? { undercut: 0, parityLoss: 0, rankChanged: 0, changeCount: 0 };
 			if (field) entry[field] += by;
 			entry.changeCount += by;
@@ -428,21 +432,22 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
 		}
 		const shopsUndercuts = shops.reduce((sum, shop) => sum + shop.compare.length, 0);
 		expect(shopsUndercuts).toBeGreaterThan(0);
-		expect(digests.map((digest) => `${digest.hotelCode}|${digest.checkIn}`).sort()).toEqual([...expected.keys()].sort());
+		expect(digests.map((digest) => String(digest.hotelCode)).sort()).toEqual([...expected.keys()].sort());
 		for (const digest of digests) {
-			const { undercut, parityLoss, rankChanged, changeCount } = expected.get(`${digest.hotelCode}|${digest.checkIn}`)!;
+			const { undercut, parityLoss, rankChanged, changeCount } = expected.get(String(digest.hotelCode))!;
 			expect(digest).toMatchObject({ undercut, parityLoss, rankChanged, changeCount });
 		}
-		expect(inbox.alerts).toHaveLength(digests.length);
+		// One email per hotel, its subject naming the hotel and its count, its body the digest's table.
+		const emails = inbox.emails();
+		expect(emails).toHaveLength(digests.length);
 		for (const digest of digests) {
-			expect(inbox.alerts.map((alert) => alert.body)).toContainEqual(
-				expect.objectContaining({ digestId: digest.digestId, hotelCode: digest.hotelCode, checkIn: digest.checkIn, undercut: digest.undercut, parityLoss: digest.parityLoss }),
-			);
+			const email = emails.find((candidate) => candidate.subject.includes(`(${digest.hotelCode}), ${digest.changeCount} alert`));
+			expect(email).toMatchObject({ to: ['revenue@hotel.example'], html: expect.stringContaining(String(digest.html).slice(0, 60)) });
 		}
 
-		const again = await env.n8n.execute(EXAMPLE.id);
+		const again = await env.n8n.execute(DIGEST.id);
 		expect(outputOf(again, 'Digest')).toEqual([]);
-		expect(inbox.alerts).toHaveLength(digests.length);
+		expect(inbox.emails()).toHaveLength(digests.length);
 	});
 });
 
@@ -451,11 +456,11 @@ describeVersions(
 	'Undercut and parity alerts in n8n %s, whose public API has no Data Tables',
 	(version) => {
 		let env: E2eEnvironment;
-		let inbox: AlertInbox;
+		let inbox: Inbox;
 
 		/** The example with only Check Parity after the trigger (Detect Changes is proven in rateChanges.e2e.test.ts). */
 		function parityOnly(): WorkflowSeed {
-			const workflow = example(inbox.url);
+			const workflow = demoExample(EXAMPLE.file, inbox, EXAMPLE.id);
 			const nodes = workflow.nodes.map((node) =>
 				node.name === 'Detect changes' || node.name === 'Compare with my hotel' ? { ...node, disabled: true } : node,
 			);
@@ -463,8 +468,9 @@ describeVersions(
 		}
 
 		beforeAll(async () => {
-			inbox = await startAlertInbox('/rate-digest');
-			env = await startE2e({ version, workflows: [parityOnly(), feedWorkflow()], publish: [EXAMPLE.id, FEED.id] });
+			inbox = await startInbox();
+			const digest = digestExample(DIGEST.file, DIGEST.id, inbox);
+			env = await startE2e({ version, workflows: [parityOnly(), digest, feedWorkflow()], publish: [EXAMPLE.id, FEED.id], credentials: [demoSmtpCredential(inbox.smtp)] });
 		}, 30 * 60_000);
 
 		afterAll(async () => {
@@ -483,8 +489,8 @@ describeVersions(
 		});
 
 		test('the digest fails with the same error and posts nothing', async () => {
-			await expect(env.n8n.execute(EXAMPLE.id)).rejects.toThrow(NO_DATA_TABLES_REFUSAL);
-			expect(inbox.alerts).toEqual([]);
+			await expect(env.n8n.execute(DIGEST.id)).rejects.toThrow(NO_DATA_TABLES_REFUSAL);
+			expect(inbox.messages()).toEqual([]);
 		});
 	},
 );
