@@ -1,5 +1,6 @@
 import type { CredentialSeed } from './cli';
 import { isN8n1x } from './runtime';
+import { DATA_TABLE_SCOPES } from '../../nodes/RateChanges/storage/dataTables';
 
 /** Fixed ids, so that workflow files can name the credentials they use. */
 export const API_CREDENTIAL = { id: 'tpApiCredential1', name: 'Travel Pricing API' };
@@ -19,15 +20,11 @@ export const MCP_BEARER_CREDENTIAL = { id: 'tpMcpBearer00001', name: 'Travel Pri
  */
 export const DEMO_SMTP_CREDENTIAL = { id: 'tpDemoSmtp000001', name: 'Demo inbox (SMTP)' };
 
-/** What Rate Changes' tables need of an n8n API key (n8n without scopes gives a key every scope). */
-export const DATA_TABLE_SCOPES = [
-	'dataTable:create',
-	'dataTable:read',
-	'dataTable:list',
-	'dataTableRow:create',
-	'dataTableRow:read',
-	'dataTableRow:update',
-];
+/**
+ * What Rate Changes' tables need of an n8n API key (n8n without scopes gives a key every scope):
+ * the node's own list, so a key the harness makes has exactly the scopes the node's page names.
+ */
+export { DATA_TABLE_SCOPES };
 
 /**
  * The scopes of the key the harness gives Rate Changes. n8n 1.x has no Data Table scopes (and no
@@ -35,7 +32,7 @@ export const DATA_TABLE_SCOPES = [
  * workflows, so that what Rate Changes meets is the missing route, not a refused key.
  */
 export function rateChangesKeyScopes(version: string): readonly string[] {
-	return isN8n1x(version) ? ['workflow:read'] : DATA_TABLE_SCOPES;
+	return isN8n1x(version) ? ['workflow:read'] : [...DATA_TABLE_SCOPES];
 }
 
 export interface ServiceAccess {
