@@ -1,17 +1,12 @@
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, type INodeType } from 'n8n-workflow';
 
-import { N8N_API_CREDENTIAL } from '../shared/credentialNames';
+import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
+import { N8N_API_CREDENTIAL, N8N_API_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 
 import { properties, route } from './actions/router';
 
 export class TravelPricingRateChanges implements INodeType {
-	description: INodeTypeDescription = {
+	description: NodeTypeDescriptionWithHint = {
 		displayName: 'Travel Pricing Rate Changes',
 		name: 'travelPricingRateChanges',
 		icon: { light: 'file:rateChanges.svg', dark: 'file:rateChanges.dark.svg' },
@@ -25,6 +20,15 @@ export class TravelPricingRateChanges implements INodeType {
 		description:
 			"Alert on what changed since the last rate shop (up, down, sold out, back on sale) and sum it up in one digest per shop, remembered in n8n's Data Tables",
 		defaults: { name: 'Rate Changes' },
+		builderHint: {
+			searchHint: `Use for rate alerts from the rate records the Rate Record Trigger starts a workflow with: Detect Changes puts out only the stays whose rate moved since the last shop (up, down, sold out, back on sale), Compare With My Hotel the stay-nights where a competitor undercuts your hotel or your rank moved, Check Parity the websites selling your room below your own site; Digest, run every morning from a Schedule Trigger, sums up every alert not reported yet with a ready text (Slack, Teams) and HTML (email). Each alert comes out once. Keeps its memory in n8n's Data Tables through n8n's public API: needs the ${N8N_API_CREDENTIAL_DISPLAY_NAME} credential (an API key of this n8n) and n8n 2.8 or later.`,
+			relatedNodes: [
+				{ nodeType: travelPricingNodeType('travelPricingRateTrigger'), relationHint: 'Starts the workflow with the rate records Detect Changes, Compare With My Hotel and Check Parity read' },
+				{ nodeType: 'n8n-nodes-base.scheduleTrigger', relationHint: 'Runs Digest every morning' },
+				{ nodeType: 'n8n-nodes-base.slack', relationHint: "Posts an alert, or a digest's text" },
+				{ nodeType: 'n8n-nodes-base.emailSend', relationHint: "Emails a digest's html" },
+			],
+		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
