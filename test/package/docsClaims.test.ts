@@ -138,3 +138,38 @@ describe('the tables of the documentation are whole', () => {
 		expect(broken).toEqual([]);
 	});
 });
+
+describe("the Rate Changes reference lists each table's columns as the node keeps them", () => {
+	/** The `| column | type |` rows of the table after a page's bold table name. */
+	function documentedColumns(page: string, tableTitle: string): Array<{ name: string; type: string }> {
+		const text = fs.readFileSync(path.join(ROOT, page), 'utf8');
+		const start = text.indexOf(`**${tableTitle}**`);
+		expect(start).toBeGreaterThanOrEqual(0);
+		const lines = text.slice(start).split('\n');
+		const header = lines.findIndex((line) => line.startsWith('| Column |'));
+		const rows: Array<{ name: string; type: string }> = [];
+		for (const line of lines.slice(header + 2)) {
+			const cells = /^\| `(\w+)` \| (\w+) \|/.exec(line);
+			if (!cells) break;
+			rows.push({ name: cells[1], type: cells[2] });
+		}
+		return rows;
+	}
+
+	it.each([
+		['Rates table', 'RATES_COLUMNS'],
+		['Changes table', 'CHANGES_COLUMNS'],
+		['Positions table', 'POSITIONS_COLUMNS'],
+	] as const)('%s: every column, its type, in the order the node creates them', async (title, constant) => {
+		const tables = (await import('../../nodes/RateChanges/storage/tables')) as unknown as Record<string, ReadonlyArray<{ name: string; type: string }>>;
+		expect(documentedColumns('docs/nodes/rate-changes-reference.md', title)).toEqual(tables[constant].map(({ name, type }) => ({ name, type })));
+	});
+
+	it('names exactly the scopes the node sends requests under, on both pages', async () => {
+		const { DATA_TABLE_SCOPES } = await import('../../nodes/RateChanges/storage/dataTables');
+		const page = prose('docs/nodes/rate-changes.md');
+		const listed = [...page.matchAll(/`(dataTable(?:Row)?:\w+)`/g)].map((match) => match[1]);
+		expect([...new Set(listed)].sort()).toEqual([...DATA_TABLE_SCOPES].sort());
+		expect(page).toContain(`exactly these ${COUNT_WORDS[DATA_TABLE_SCOPES.length]}`);
+	});
+});
