@@ -21,7 +21,7 @@ export class TravelPricingN8nApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:travelPricing.svg', dark: 'file:travelPricing.dark.svg' };
 
-	documentationUrl = 'https://github.com/travel-pricing/n8n-nodes-travel-pricing/blob/main/docs/nodes/rate-changes.md#credential';
+	documentationUrl = 'https://github.com/travel-pricing/n8n-nodes-travel-pricing/blob/main/docs/nodes/rate-changes.md#prerequisites';
 
 	properties: INodeProperties[] = [
 		{
