@@ -6,6 +6,7 @@ import { RequestLimiter } from '../../shared/concurrency';
 import { numberOption } from '../../shared/options';
 import type { ReportedChange } from '../rules/alert';
 import { buildDigests, type DigestGroup } from '../rules/digestView';
+import { escapeHtml } from '../rules/html';
 import { DataTablesFullError } from '../storage/dataTables';
 import { fullness, fullnessLine, type Fullness } from '../storage/fullness';
 import { readEstimate } from '../storage/housekeeping';
@@ -223,10 +224,6 @@ function withFullness(item: IDataObject, full: Fullness, marked: boolean): IData
 		marked,
 		dataTables: { ...full, line },
 		text: [String(item.text ?? ''), ...notes.map((text) => `_${text}_`)].filter((text) => text !== '').join('\n'),
-		html: [String(item.html ?? ''), ...notes.map((text) => `<p><em>${escape(text)}</em></p>`)].filter((text) => text !== '').join('\n'),
+		html: [String(item.html ?? ''), ...notes.map((text) => `<p><em>${escapeHtml(text)}</em></p>`)].filter((text) => text !== '').join('\n'),
 	};
-}
-
-function escape(text: string): string {
-	return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ReportedChange, ReportedType } from './alert';
+import { escapeHtml } from './html';
 
 /** One digest per shop, hotel, or hotel and day: what a Slack post, a Teams card or an email needs. */
 
@@ -92,8 +93,6 @@ function summaryLine(title: string, changes: readonly ReportedChange[]): string 
 	return `${title}: ${changes.length} rate change${changes.length === 1 ? '' : 's'} (${parts.join(', ')})`;
 }
 
-const escapeHtml = (text: string) =>
-	text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
 
 function comparedCell(change: ReportedChange): string {
 	switch (change.changeType) {

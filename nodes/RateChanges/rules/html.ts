@@ -1,5 +1,5 @@
 /**
- * What the HTML of the Rate Calendar and of Suggested Rates share. Email clients (Gmail, Outlook,
+ * What the HTML of every Rate Changes message shares (digests, the Rate Calendar, Suggested Rates). Email clients (Gmail, Outlook,
  * phone mail apps) drop <style> blocks and classes, block scripts and outside images, and Outlook
  * lays out with Word: so tables and inline styles only, and every value escaped.
  */
