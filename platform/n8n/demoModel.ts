@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ScriptedToolCall } from './scriptedModel';
+import type { ChatMessage, ChatRequest, ScriptedToolCall } from './chat';
 
 /**
  * What the demo model ("Demo model (scripted, offline)", which `npm start` offers to the agent

@@ -1,6 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ChatRequest } from './chat';
 import { demoTurn } from './demoModel';
+
+export type { ChatMessage, ChatRequest, ScriptedToolCall } from './chat';
 
 /**
  * An OpenAI-compatible chat-completions server that answers from a script instead of a model, so
@@ -17,27 +20,6 @@ import { demoTurn } from './demoModel';
  * Every request is kept, so a test can read the tool definitions n8n sent and the tool results
  * the model got back. Streaming requests (`stream: true`) are answered as server-sent events.
  */
-
-export interface ScriptedToolCall {
-	/** The tool's name as n8n offers it (the node's name, spaces as underscores). */
-	name: string;
-	arguments: Record<string, unknown>;
-}
-
-export interface ChatMessage {
-	role: string;
-	content?: unknown;
-	name?: string;
-	tool_call_id?: string;
-	tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
-}
-
-export interface ChatRequest {
-	model?: string;
-	stream?: boolean;
-	messages: ChatMessage[];
-	tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: Record<string, unknown> } }>;
-}
 
 export interface ScriptedModel {
 	/** The base URL for the OpenAI credential (`…/v1`). */
