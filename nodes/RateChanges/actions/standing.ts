@@ -6,11 +6,11 @@ import type { RowFilter } from '../storage/dataTables';
 import type { JournalAlert } from '../storage/journal';
 import { legacyPositions } from '../storage/legacy';
 import type { DayCell } from '../storage/monthCells';
-import type { StoredRow } from '../storage/monthRows';
-import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind } from '../storage/positionMonths';
+import type { MonthRows, StoredRow } from '../storage/monthRows';
+import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind, type PositionMonth } from '../storage/positionMonths';
 import { writeInRounds, type MonthPlan } from '../storage/rounds';
 import { dayOf, readStayMonth, storedStays } from '../storage/stayMonths';
-import { openMonthRows, positionsTable, ratesTable, type Store } from '../storage/tables';
+import { openMonthRows, positionsTable, ratesTable } from '../storage/tables';
 
 import type { RecordSettings } from './fields';
 import { withRecordStore, type ObservedItem, type RecordOperation, type Records } from './records';
@@ -93,6 +93,57 @@ function newestCollected(group: Group): string {
 	return group.items.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
 }
 
+/** The key the alerts of a stay-night carry: its positions row, its day, the collection time of its first record. */
+function groupAlertKey(group: Group): string {
+	return [group.monthKey, first(group).checkIn, first(group).dtCollected].join('|');
+}
+
+/**
+ * A positions month with this execution's stay-nights in it: the first execution of a newer shop
+ * claims a stay-night; one of the same shop only brings its state up to date; an older shop
+ * changes nothing. Each stay-night's verdict is kept for the items.
+ */
+function planMonth<TStanding>(
+	kind: StandingKind<TStanding>,
+	month: PositionMonth,
+	monthGroups: readonly Group[],
+	worked: ReadonlyMap<string, Worked<TStanding>>,
+	verdicts: Map<string, Verdict>,
+): MonthPlan {
+	const days = new Map(month.days);
+	const alerts: JournalAlert[] = [];
+	for (const group of monthGroups) {
+		const day = dayOf(first(group).checkIn);
+		const previous = month.days.get(day);
+		const collected = newestCollected(group);
+		const result = worked.get(group.key) as Worked<TStanding>;
+		const claimed = previous === undefined || collected > previous.dtCollected;
+		if (claimed || collected === previous.dtCollected) days.set(day, { value: result.state, dtCollected: collected });
+		const verdict = kind.verdict(group, result, previous, claimed);
+		verdicts.set(group.key, verdict);
+		alerts.push(...verdict.alerts.map((alert) => ({ ...alert, block: month.key })));
+	}
+	const moved = [...days].some(([day, cell]) => month.days.get(day)?.value !== cell.value || month.days.get(day)?.dtCollected !== cell.dtCollected);
+	return { key: month.key, alerts, data: moved ? positionMonthRow({ ...month, days }) : undefined };
+}
+
+/**
+ * The stay-nights that come out: an alert with rows in the changes table from whoever confirmed
+ * them; one without (a change of parity state that is no loss) from the execution whose write got
+ * in; a position feed always.
+ */
+function standingItems(groups: readonly Group[], verdicts: ReadonlyMap<string, Verdict>, owned: readonly JournalAlert[], written: (monthKey: string) => boolean) {
+	const ownedByGroup = new Map<string, JournalAlert[]>();
+	for (const alert of owned) ownedByGroup.set(alertKey(alert), [...(ownedByGroup.get(alertKey(alert)) ?? []), alert]);
+	return groups.flatMap((group) => {
+		const verdict = verdicts.get(group.key) as Verdict;
+		const mine = ownedByGroup.get(groupAlertKey(group)) ?? [];
+		const out = verdict.always || mine.length > 0 || (verdict.alerting && verdict.alerts.length === 0 && written(group.monthKey));
+		if (!out) return [];
+		return [{ at: Math.min(...group.items.map(({ itemIndex }) => itemIndex)), item: { json: verdict.item, pairedItem: group.items.map(({ itemIndex }) => ({ item: itemIndex })) } }];
+	});
+}
+
 export async function runStanding<TStanding>(
 	context: IExecuteFunctions,
 	settings: StandingSettings,
@@ -100,72 +151,42 @@ export async function runStanding<TStanding>(
 	kind: StandingKind<TStanding>,
 ): Promise<INodeExecutionData[]> {
 	const groups = groupsOf(kind, records);
-	const operation: RecordOperation = {
-		name: kind.operation,
-		alertKey,
-		recordKeys: () => new Set(groups.map((group) => [group.monthKey, first(group).checkIn, first(group).dtCollected].join('|'))),
-	};
+	const operation: RecordOperation = { name: kind.operation, alertKey, recordKeys: () => new Set(groups.map(groupAlertKey)) };
 	return await withRecordStore(context, settings, records, operation, async (store, tidy) => {
 		const rates = await openMonthRows(store, ratesTable(settings.ratesTable));
 		const positions = await openMonthRows(store, positionsTable(settings.positionsTable));
 		await tidy([{ rows: positions.rows, legacy: positions.legacy, legacyDay: 'dtCollected' }]);
-		const stays = await readStays(store, rates.rows, groups);
+		const stays = await readStays(rates.rows, groups);
 		const worked = new Map(groups.map((group) => [group.key, kind.work(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation)).filter(group.holds))]));
 
 		const byMonth = new Map<string, Group[]>();
 		for (const group of groups) byMonth.set(group.monthKey, [...(byMonth.get(group.monthKey) ?? []), group]);
-		const stored = await positions.rows.read([...byMonth.keys()]);
 		const verdicts = new Map<string, Verdict>();
-
 		const plan = async (monthKey: string, row: StoredRow | undefined): Promise<MonthPlan> => {
 			const monthGroups = byMonth.get(monthKey) as Group[];
 			let month = row ? readPositionMonth(row) : emptyPositionMonth(monthKey, kind.kind, monthGroups[0].hotelCode, first(monthGroups[0]).checkIn.slice(0, 7));
 			if (!row && positions.legacy) month = await legacyPositions(store.api, positions.legacy, month);
-			const days = new Map(month.days);
-			const alerts: JournalAlert[] = [];
-			for (const group of monthGroups) {
-				const day = dayOf(first(group).checkIn);
-				const previous = month.days.get(day);
-				const collected = newestCollected(group);
-				const result = worked.get(group.key) as Worked<TStanding>;
-				// The first execution of a newer shop claims the stay-night; one of the same shop only
-				// brings its state up to date; an older shop changes nothing.
-				const claimed = previous === undefined || collected > previous.dtCollected;
-				if (claimed || collected === previous.dtCollected) days.set(day, { value: result.state, dtCollected: collected });
-				const verdict = kind.verdict(group, result, previous, claimed);
-				verdicts.set(group.key, verdict);
-				alerts.push(...verdict.alerts.map((alert) => ({ ...alert, block: monthKey })));
-			}
-			const moved = [...days].some(([day, cell]) => month.days.get(day)?.value !== cell.value || month.days.get(day)?.dtCollected !== cell.dtCollected);
-			return { key: monthKey, alerts, data: moved ? positionMonthRow({ ...month, days }) : undefined };
+			return planMonth(kind, month, monthGroups, worked, verdicts);
 		};
+		const stored = await positions.rows.read([...byMonth.keys()]);
 		const result = await writeInRounds(context, store, positions.rows, kind.operation, stored, [...byMonth.keys()], plan);
-		const contestedMonths = new Set(result.contested);
+		const contested = new Set(result.contested);
 		return {
 			alerts: result.alerts,
-			contested: groups.filter((group) => contestedMonths.has(group.monthKey)).flatMap((group) => group.items),
-			output: (owned) => {
-				const ownedByGroup = new Map<string, JournalAlert[]>();
-				for (const alert of owned) ownedByGroup.set(alertKey(alert), [...(ownedByGroup.get(alertKey(alert)) ?? []), alert]);
-				return groups
-					.filter((group) => !contestedMonths.has(group.monthKey))
-					.flatMap((group) => {
-						const verdict = verdicts.get(group.key) as Verdict;
-						const mine = ownedByGroup.get([group.monthKey, first(group).checkIn, first(group).dtCollected].join('|')) ?? [];
-						// An alert with rows in the changes table comes out from whoever confirmed them; one
-						// without (a change of parity state that is no loss) from the execution whose write got in.
-						const written = result.written.get(group.monthKey)?.data !== undefined;
-						const out = verdict.always || mine.length > 0 || (verdict.alerting && verdict.alerts.length === 0 && written);
-						if (!out) return [];
-						return [{ at: Math.min(...group.items.map(({ itemIndex }) => itemIndex)), item: { json: verdict.item, pairedItem: group.items.map(({ itemIndex }) => ({ item: itemIndex })) } }];
-					});
-			},
+			contested: groups.filter((group) => contested.has(group.monthKey)).flatMap((group) => group.items),
+			output: (owned) =>
+				standingItems(
+					groups.filter((group) => !contested.has(group.monthKey)),
+					verdicts,
+					owned,
+					(monthKey) => result.written.get(monthKey)?.data !== undefined,
+				),
 		};
 	});
 }
 
 /** The stored stays every group needs, one read per distinct filter. */
-async function readStays(store: Store, rates: Awaited<ReturnType<typeof openMonthRows>>['rows'], groups: readonly Group[]): Promise<Map<string, Observation[]>> {
+async function readStays(rates: MonthRows, groups: readonly Group[]): Promise<Map<string, Observation[]>> {
 	const filters = new Map(groups.map((group) => [JSON.stringify(group.rateFilter), group.rateFilter]));
 	const read = await Promise.all(
 		[...filters].map(async ([key, filter]) => [key, [...(await rates.readWhere(filter)).values()].flatMap((row) => storedStays(readStayMonth(row)))] as const),
