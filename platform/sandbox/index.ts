@@ -18,7 +18,7 @@ import { WebhookStore, type WebhookView } from './webhooks';
 export type { LoggedRequest, RequestFilter } from './requestLog';
 export type { RunShopOptions, RunSummary } from './rateShop';
 export type { ChangeType, ExpectedChange, RateChanges } from './rateChanges';
-export type { MarketInput, PriceFactor } from './marketShop';
+export type { MarketEvent, MarketInput, PriceFactor } from './marketShop';
 export { deliveryFailures, type Delivery } from './delivery';
 export type { ScheduleView } from './scheduler';
 export type { WebhookView } from './webhooks';

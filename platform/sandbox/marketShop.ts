@@ -1,5 +1,7 @@
 import { badRequest } from './api/errors';
 import { calendarDate, integer, rejectUnknownFields } from './api/fields';
+import type { SeedHotel } from './data/hotels';
+import { impactTypeFor, type SeedEvent } from './data/events';
 import { createPrng, deriveSeed } from './prng';
 
 /**
@@ -20,6 +22,26 @@ export interface MarketShop {
 	prices: PriceFactor[];
 	/** A hotel's record currency, by hotel code; the amounts stay as they are. */
 	currencies: Record<number, string>;
+	/** Event nights: the comp set dearer those nights, and the event in the event search (see MarketEvent). */
+	events: MarketEvent[];
+}
+
+/**
+ * An event near the market's hotels (sandbox extra): its nights are event nights (the comp set's
+ * level rises as on a drawn event night), and a fresh run adds it to the events POST /eventimpact/
+ * searches, beside my hotel, so a calendar that joins rates with events finds it whatever the day.
+ */
+export interface MarketEvent {
+	/** Its first night: a check-in day 'YYYY-MM-DD', or days ahead of the run (1 = tomorrow). */
+	checkIn: string | number;
+	/** How many nights it lasts (default 1). */
+	nights: number;
+	/** 0 to 100, as the service scores events. */
+	impactScore: number;
+	/** Default: "<city> Music Festival <year>". */
+	eventName?: string;
+	/** Default 25,000. */
+	estimatedAttendees?: number;
 }
 
 export interface PriceFactor {
@@ -39,6 +61,7 @@ export interface MarketInput {
 	prices?: PriceFactor[];
 	/** Keyed by hotel code (a JSON object's keys are text: "100001"). */
 	currencies?: Record<number, string>;
+	events?: Array<Partial<MarketEvent> & Pick<MarketEvent, 'checkIn' | 'impactScore'>>;
 }
 
 /** What a market record's rate depends on. */
@@ -96,8 +119,11 @@ export const MARKET_SHAPE = {
 	perExtraGuest: 0.12,
 } as const;
 
-const MARKET_FIELDS = ['seed', 'myHotelCode', 'prices', 'currencies'];
+const MARKET_FIELDS = ['seed', 'myHotelCode', 'prices', 'currencies', 'events'];
 const PRICE_FIELDS = ['hotelCode', 'websiteCode', 'checkIn', 'factor'];
+const EVENT_FIELDS = ['checkIn', 'nights', 'impactScore', 'eventName', 'estimatedAttendees'];
+/** The longest market event: a festival or a fair, not a season. */
+const MAX_EVENT_NIGHTS = 14;
 
 function asFields(value: unknown, field: string): Record<string, unknown> {
 	if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest(`${field} must be an object`);
@@ -111,9 +137,28 @@ function priceFactor(input: unknown, field: string): PriceFactor {
 	if (typeof factor !== 'number' || !Number.isFinite(factor) || factor < 0) throw badRequest(`${field}.factor must be a number >= 0 (0 sells the records out)`);
 	const price: PriceFactor = { hotelCode: integer(fields.hotelCode, `${field}.hotelCode`, { min: 1 }), factor };
 	if (fields.websiteCode !== undefined) price.websiteCode = integer(fields.websiteCode, `${field}.websiteCode`, { min: 1 });
-	if (typeof fields.checkIn === 'number') price.checkIn = integer(fields.checkIn, `${field}.checkIn`, { min: 1 });
-	else if (fields.checkIn !== undefined) price.checkIn = calendarDate(fields.checkIn, `${field}.checkIn`);
+	if (fields.checkIn !== undefined) price.checkIn = checkInOf(fields.checkIn, `${field}.checkIn`);
 	return price;
+}
+
+function checkInOf(value: unknown, field: string): string | number {
+	return typeof value === 'number' ? integer(value, field, { min: 1 }) : calendarDate(value, field);
+}
+
+function marketEvent(input: unknown, field: string): MarketEvent {
+	const fields = asFields(input, field);
+	rejectUnknownFields(fields, EVENT_FIELDS, `${field}.`);
+	const event: MarketEvent = {
+		checkIn: checkInOf(fields.checkIn, `${field}.checkIn`),
+		nights: fields.nights === undefined ? 1 : integer(fields.nights, `${field}.nights`, { min: 1, max: MAX_EVENT_NIGHTS }),
+		impactScore: integer(fields.impactScore, `${field}.impactScore`, { min: 0, max: 100 }),
+	};
+	if (fields.eventName !== undefined) {
+		if (typeof fields.eventName !== 'string' || fields.eventName.trim() === '') throw badRequest(`${field}.eventName must be a non-empty string`);
+		event.eventName = fields.eventName.trim();
+	}
+	if (fields.estimatedAttendees !== undefined) event.estimatedAttendees = integer(fields.estimatedAttendees, `${field}.estimatedAttendees`, { min: 1 });
+	return event;
 }
 
 function currencies(input: unknown): Record<number, string> {
@@ -134,11 +179,13 @@ export function parseMarket(input: unknown): MarketShop | undefined {
 	const fields = asFields(input, 'market');
 	rejectUnknownFields(fields, MARKET_FIELDS, 'market.');
 	if (fields.prices !== undefined && !Array.isArray(fields.prices)) throw badRequest('market.prices must be an array');
+	if (fields.events !== undefined && !Array.isArray(fields.events)) throw badRequest('market.events must be an array');
 	return {
 		seed: fields.seed === undefined ? 1 : integer(fields.seed, 'market.seed'),
 		...(fields.myHotelCode === undefined ? {} : { myHotelCode: integer(fields.myHotelCode, 'market.myHotelCode', { min: 1 }) }),
 		prices: ((fields.prices as unknown[] | undefined) ?? []).map((price, i) => priceFactor(price, `market.prices[${i}]`)),
 		currencies: currencies(fields.currencies),
+		events: ((fields.events as unknown[] | undefined) ?? []).map((event, i) => marketEvent(event, `market.events[${i}]`)),
 	};
 }
 
@@ -157,6 +204,13 @@ export function checkMarketScope(market: MarketShop, scope: MarketScope): void {
 		if (typeof price.checkIn === 'number' && price.checkIn > scope.horizon) throw badRequest(`${field}.checkIn ${price.checkIn} is past the run's horizon of ${scope.horizon} days`);
 		if (typeof price.checkIn === 'string' && (price.checkIn < scope.firstDay || price.checkIn > scope.lastDay)) {
 			throw badRequest(`${field}.checkIn ${price.checkIn} is not a check-in day of this run (${scope.firstDay} to ${scope.lastDay})`);
+		}
+	});
+	market.events.forEach(({ checkIn }, i) => {
+		const field = `market.events[${i}].checkIn`;
+		if (typeof checkIn === 'number' && checkIn > scope.horizon) throw badRequest(`${field} ${checkIn} is past the run's horizon of ${scope.horizon} days`);
+		if (typeof checkIn === 'string' && (checkIn < scope.firstDay || checkIn > scope.lastDay)) {
+			throw badRequest(`${field} ${checkIn} is not a check-in day of this run (${scope.firstDay} to ${scope.lastDay})`);
 		}
 	});
 	for (const code of Object.keys(market.currencies).map(Number)) {
@@ -191,13 +245,33 @@ export function hotelPremiums(market: MarketShop, hotelCodes: readonly number[])
  * out the same comp set whatever day it runs (but for the weekends, dearer for every hotel alike).
  */
 
-/** The comp set's level for a night, as a factor of its usual rate: where its drift has taken it, or an event night. */
-export function nightLevel(market: MarketShop, dayOffset: number): number {
+const DAY_MS = 86_400_000;
+
+/** The day `days` after a 'YYYY-MM-DD' day. */
+function dayAfter(day: string, days: number): string {
+	return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Whether a market event covers the night (days ahead of the run, and its check-in day). */
+export function isEventNight(market: MarketShop, dayOffset: number, checkIn: string): boolean {
+	return market.events.some((event) => {
+		if (typeof event.checkIn === 'number') return dayOffset >= event.checkIn && dayOffset < event.checkIn + event.nights;
+		return checkIn >= event.checkIn && checkIn <= dayAfter(event.checkIn, event.nights - 1);
+	});
+}
+
+/**
+ * The comp set's level for a night, as a factor of its usual rate: where its drift has taken it,
+ * or an event night (drawn, or a night of one of the market's events).
+ */
+export function nightLevel(market: MarketShop, dayOffset: number, checkIn = ''): number {
 	let drift = 0;
 	for (let day = 1; day <= dayOffset; day++) {
 		const random = createPrng(deriveSeed(market.seed, 'market-night', day));
 		drift = MARKET_SHAPE.pull * drift + between(random.next(), [-MARKET_SHAPE.dailyMove, MARKET_SHAPE.dailyMove]);
-		if (day === dayOffset) return 1 + drift + (random.chance(MARKET_SHAPE.eventNight.chance) ? between(random.next(), MARKET_SHAPE.eventNight.uplift) : 0);
+		if (day !== dayOffset) continue;
+		const eventNight = random.chance(MARKET_SHAPE.eventNight.chance) || isEventNight(market, dayOffset, checkIn);
+		return 1 + drift + (eventNight ? between(random.next(), MARKET_SHAPE.eventNight.uplift) : 0);
 	}
 	return 1 + drift;
 }
@@ -235,4 +309,60 @@ export function priceFactorFor(market: MarketShop, night: MarketNight): number {
 		.filter((price) => price.websiteCode === undefined || price.websiteCode === night.websiteCode)
 		.filter((price) => price.checkIn === undefined || price.checkIn === night.dayOffset || price.checkIn === night.checkIn)
 		.reduce((product, price) => product * price.factor, 1);
+}
+
+/** Where a market event is placed: a venue half a mile or so from the hotel, so a search around the hotel finds it. */
+const VENUE_OFFSET_DEGREES = 0.005;
+const DEFAULT_EVENT_ATTENDEES = 25_000;
+
+/**
+ * The market's events as POST /eventimpact/ serves them (a Music Festival near `hotel`, status
+ * Scheduled, 19:00 on its first night to 23:00 on its last), with ids from `firstId` on; what a
+ * fresh run adds to the sandbox's events.
+ */
+export function marketEvents(market: MarketShop, scope: MarketScope, hotel: SeedHotel, firstId: number): SeedEvent[] {
+	const { hotel: place, cityInfo: city } = hotel;
+	return market.events.map((spec, i) => {
+		const id = firstId + i;
+		const startDay = typeof spec.checkIn === 'number' ? dayAfter(scope.firstDay, spec.checkIn - 1) : spec.checkIn;
+		const endDay = dayAfter(startDay, spec.nights - 1);
+		const lat = place.lat + VENUE_OFFSET_DEGREES;
+		const lng = place.long + VENUE_OFFSET_DEGREES;
+		const name = spec.eventName ?? `${city.name} Music Festival ${startDay.slice(0, 4)}`;
+		const venue = `${city.name} Convention Center`;
+		return {
+			event: {
+				id,
+				eventId: 3_100_000 + id * 7,
+				venueId: 90_000 + id,
+				eventName: name,
+				category: 'Festivals',
+				subCategory: 'Music Festival',
+				description: `${name} at ${venue}, ${city.name}. Music Festival (Festivals).`,
+				startDate: `${startDay} 19:00:00`,
+				endDate: `${endDay} 23:00:00`,
+				estimatedAttendees: spec.estimatedAttendees ?? DEFAULT_EVENT_ATTENDEES,
+				impactEventType: impactTypeFor(spec.impactScore),
+				venue,
+				address: place.address,
+				city: city.name,
+				state: city.state,
+				zip: place.zip,
+				country: city.country,
+				countryCode: city.countryCode,
+				region: city.region,
+				latitude: lat.toFixed(6),
+				longitude: lng.toFixed(6),
+				impactScore: spec.impactScore,
+				eventStatus: 'Scheduled',
+			},
+			categoryCode: 5,
+			subCategoryCode: 501,
+			statusCode: 1,
+			startDay,
+			endDay,
+			lat,
+			lng,
+		};
+	});
 }

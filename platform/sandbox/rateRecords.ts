@@ -179,7 +179,7 @@ function marketLayout(market: MarketShop, hotels: ReadonlyArray<{ hotel: { hotel
 function marketPricing({ market, premiums, starRating }: MarketLayout, slot: RecordSlot, currency: string, everyRoomOnSale: boolean): Pricing {
 	const day = isoDay(slot.checkIn);
 	const usual = bandRate(starRating, 0, currency, 0.5) * (1 + (isWeekend(slot.checkIn) ? MARKET_SHAPE.weekend : 0)) * (1 + MARKET_SHAPE.perExtraGuest * (slot.guests - 2));
-	const level = usual * nightLevel(market, slot.dayOffset);
+	const level = usual * nightLevel(market, slot.dayOffset, day);
 	const night = hotelNight(market, slot.hotelCode, slot.dayOffset, slot.guests);
 	const hotelRate = level * (1 + (premiums.get(slot.hotelCode) ?? 0)) * night.factor;
 	const listed = Number((hotelRate * (1 + markup(market, slot.hotelCode, slot.websiteCode)) * websiteDiscount(market, slot.hotelCode, slot.websiteCode, slot.dayOffset)).toFixed(2));

@@ -3,7 +3,7 @@ import { integer, rejectUnknownFields } from './api/fields';
 import type { VirtualClock } from './clock';
 import type { SandboxData } from './data';
 import { DEFAULT_RETRIES, DeliveryClient, postWithRetries, RETRY_DELAYS_MS, runPool, type Delivery } from './delivery';
-import { checkMarketScope, parseMarket, type MarketInput, type MarketShop } from './marketShop';
+import { checkMarketScope, marketEvents, parseMarket, type MarketInput, type MarketShop } from './marketShop';
 import { createPrng, deriveSeed } from './prng';
 import { parseRateChanges, repeatRecords, type ExpectedChange, type RateChanges } from './rateChanges';
 import { buildRateRecords, planScope, type RatePlan } from './rateRecords';
@@ -183,12 +183,16 @@ export class RateShopRunner {
 	private readonly summaries: RunSummary[] = [];
 	private readonly recipes = new Map<number, RunRecipe>();
 	private readonly client = new DeliveryClient();
+	/** The seeded events: the market events runs add come after them, until reset. */
+	private readonly seededEvents: number;
 
 	constructor(
 		private readonly data: SandboxData,
 		private readonly webhooks: WebhookStore,
 		private readonly clock: VirtualClock,
-	) {}
+	) {
+		this.seededEvents = data.seedEvents.length;
+	}
 
 	async run(input: RunShopOptions, trigger?: RunTrigger): Promise<RunSummary> {
 		const options = parseRunShopOptions(input);
@@ -240,10 +244,12 @@ export class RateShopRunner {
 		this.summaries.length = 0;
 	}
 
-	/** Forgets every run as well, so none can be repeated. */
+	/** Forgets every run as well, so none can be repeated, and the events market runs added. */
 	reset(): void {
 		this.clear();
 		this.recipes.clear();
+		this.data.seedEvents.length = this.seededEvents;
+		this.data.events.length = this.seededEvents;
 	}
 
 	close(): void {
@@ -269,6 +275,7 @@ export class RateShopRunner {
 		// Checked before the run takes its number, so a refused market leaves no gap in the runIds.
 		if (plan.market) checkMarketScope(plan.market, planScope(plan));
 		this.runNo = plan.runNo;
+		if (plan.market) this.addMarketEvents(plan.market, plan);
 		// An unknown rateshopid still runs: the spec does not tie rateshopid to shop ids.
 		const account = trigger?.account ?? shop?.account ?? 'demo';
 		return {
@@ -276,6 +283,17 @@ export class RateShopRunner {
 			recipe: { shopId: plan.shopId, account, collectedAt: plan.collectedAt, source: { plan } },
 			records: buildRateRecords(this.data, plan),
 		};
+	}
+
+	/** A fresh market run's events join the event search, beside my hotel (or the run's first hotel); a repeat adds none. */
+	private addMarketEvents(market: MarketShop, plan: RatePlan): void {
+		if (market.events.length === 0) return;
+		const code = market.myHotelCode ?? plan.hotelCodes[0];
+		const hotel = this.data.hotelsByCode.get(code);
+		if (!hotel) return;
+		const added = marketEvents(market, planScope(plan), hotel, this.data.seedEvents.length + 1);
+		this.data.seedEvents.push(...added);
+		this.data.events.push(...added.map(({ event }) => event));
 	}
 
 	/** The runId a repeat names: the one given, or the latest run of its shop. */

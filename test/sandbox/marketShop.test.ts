@@ -194,7 +194,7 @@ describe('the comp set spreads as a real one does', () => {
 	});
 
 	it('lays out promotions: on the odd night a hotel sells 6–14 % below its usual rate', () => {
-		const nights = Array.from({ length: 2000 }, (_, day) => hotelNight({ seed: 3, prices: [], currencies: {} }, HOTEL_B, day + 1, 2));
+		const nights = Array.from({ length: 2000 }, (_, day) => hotelNight({ seed: 3, prices: [], currencies: {}, events: [] }, HOTEL_B, day + 1, 2));
 		const promoted = nights.filter((night) => night.factor < 1 - MARKET_SHAPE.hotelNightMove);
 		expect(promoted.length / nights.length).toBeCloseTo(MARKET_SHAPE.promotion.chance, 1);
 		for (const night of promoted) {
@@ -205,7 +205,7 @@ describe('the comp set spreads as a real one does', () => {
 	});
 
 	it('lays out website discounts: on the odd night one website sells a hotel 3–8 % below its others', () => {
-		const market = { seed: 3, prices: [], currencies: {} };
+		const market = { seed: 3, prices: [], currencies: {}, events: [] };
 		const factors = Array.from({ length: 2000 }, (_, day) => websiteDiscount(market, HOTEL_B, 2, day + 1));
 		const discounted = factors.filter((factor) => factor < 1);
 		expect(discounted.length / factors.length).toBeCloseTo(MARKET_SHAPE.websiteDiscount.chance, 1);
@@ -216,7 +216,7 @@ describe('the comp set spreads as a real one does', () => {
 	});
 
 	it('lays out the same comp set for the same seed whatever the day it runs (the weekends aside)', () => {
-		const market = { seed: 3, myHotelCode: MY_HOTEL, prices: [], currencies: {} };
+		const market = { seed: 3, myHotelCode: MY_HOTEL, prices: [], currencies: {}, events: [] };
 		expect(hotelPremiums(market, [MY_HOTEL, HOTEL_B, HOTEL_C])).toEqual(hotelPremiums(market, [MY_HOTEL, HOTEL_B, HOTEL_C]));
 		expect(hotelPremiums(market, [MY_HOTEL, HOTEL_B, HOTEL_C]).get(MY_HOTEL)).toBe(0);
 		expect(nightLevel(market, 3)).toBe(nightLevel(market, 3));
@@ -334,6 +334,63 @@ describe('repeating a market run', () => {
 	});
 });
 
+describe('events', () => {
+	const search = async (body: Record<string, unknown>) =>
+		(await axios.post(`${sandbox.baseUrl}/eventimpact/?eventsImpactPerPage=500`, body, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } })).data as { events: Array<Record<string, unknown>> };
+	const myHotel = () => sandbox.data.hotelsByCode.get(MY_HOTEL)?.hotel as { lat: number; long: number; city: string };
+	const near = () => ({ lat: String(myHotel().lat), lng: String(myHotel().long), proximity: 1 });
+
+	it('makes an event night dearer for every hotel, and leaves the other nights as they were', async () => {
+		const plain = await marketRun({ seed: 4, myHotelCode: MY_HOTEL });
+		sandbox.reset();
+		sandbox.setClock(START);
+		await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
+		receiver.received.length = 0;
+		const staged = await marketRun({ seed: 4, myHotelCode: MY_HOTEL, events: [{ checkIn: 3, nights: 2, impactScore: 85 }] });
+		const market = { seed: 4, myHotelCode: MY_HOTEL, prices: [], currencies: {}, events: [{ checkIn: 3, nights: 2, impactScore: 85 }] };
+		for (const [i, record] of staged.entries()) {
+			const day = Number(record.checkIn.slice(8, 10)) - 1;
+			const eventNight = day === 3 || day === 4;
+			const ratio = record.onsiteRate / plain[i].onsiteRate;
+			if (!eventNight || plain[i].onsiteRate === 0) expect(record.onsiteRate).toBe(plain[i].onsiteRate);
+			else expect(ratio).toBeCloseTo(nightLevel(market, day, record.checkIn.slice(0, 10)) / nightLevel({ ...market, events: [] }, day), 3);
+		}
+		expect(nightLevel(market, 3) / nightLevel({ ...market, events: [] }, 3)).toBeGreaterThan(1);
+	});
+
+	it('adds the event to the event search beside my hotel, on its nights, once however often the run is repeated', async () => {
+		const before = sandbox.data.events.length;
+		const run = await sandbox.runShop({ shopId: SHOP, records: PAIRS, market: { seed: 4, myHotelCode: MY_HOTEL, events: [{ checkIn: 2, nights: 3, impactScore: 85, eventName: 'Harbour Jazz Festival', estimatedAttendees: 40000 }] } });
+		await sandbox.runShop({ repeatRun: run.runId, changes: { seed: 1, changed: 0.5 } });
+		expect(sandbox.data.events.length).toBe(before + 1);
+		const { events } = await search({ ...near(), startDate: '2026-12-03' });
+		expect(events).toEqual([
+			expect.objectContaining({
+				id: before + 1,
+				eventName: 'Harbour Jazz Festival',
+				startDate: '2026-12-03 19:00:00',
+				endDate: '2026-12-05 23:00:00',
+				impactScore: 85,
+				impactEventType: 'High Impact',
+				estimatedAttendees: 40000,
+				eventStatus: 'Scheduled',
+				city: myHotel().city,
+			}),
+		]);
+		expect((await search({ ...near(), startDate: '2026-12-05' })).events).toHaveLength(1);
+		expect((await search({ ...near(), startDate: '2026-12-06' })).events).toHaveLength(0);
+	});
+
+	it('names the event after the city by default, and forgets it on reset', async () => {
+		const before = sandbox.data.events.length;
+		await sandbox.runShop({ shopId: SHOP, records: PAIRS, market: { seed: 4, events: [{ checkIn: '2026-12-04', impactScore: 55 }] } });
+		expect(sandbox.data.events.at(-1)).toMatchObject({ eventName: `${myHotel().city} Music Festival 2026`, startDate: '2026-12-04 19:00:00', endDate: '2026-12-04 23:00:00', impactEventType: 'Medium Impact' });
+		sandbox.reset();
+		expect(sandbox.data.events.length).toBe(before);
+		expect(sandbox.data.seedEvents.length).toBe(before);
+	});
+});
+
 describe('refusing a market that cannot be laid out', () => {
 	it.each<[string, Record<string, unknown>, RegExp]>([
 		['market has an unknown field', { market: { seed: 1, price: [] } }, /unknown field 'market.price'/],
@@ -353,6 +410,14 @@ describe('refusing a market that cannot be laid out', () => {
 		['currencies names a hotel not of the run', { market: { currencies: { 100001: 'EUR' } } }, /market.currencies names hotel 100001, not a hotel of this run/],
 		['a currency is not a 3-letter code', { market: { currencies: { [MY_HOTEL]: 'EURO' } } }, /market.currencies.100019 must be a 3-letter currency code/],
 		['a currencies key is not a hotel code', { market: { currencies: { first: 'EUR' } } }, /market.currencies key 'first' must be a hotel code/],
+		['events is not an array', { market: { events: { checkIn: 1, impactScore: 80 } } }, /market.events must be an array/],
+		['an event has an unknown field', { market: { events: [{ checkIn: 1, impactScore: 80, score: 80 }] } }, /unknown field 'market.events\[0\].score'/],
+		['an event has no impact score', { market: { events: [{ checkIn: 1 }] } }, /market.events\[0\].impactScore must be an integer/],
+		['an impact score is above 100', { market: { events: [{ checkIn: 1, impactScore: 101 }] } }, /market.events\[0\].impactScore/],
+		['an event lasts more than 14 nights', { market: { events: [{ checkIn: 1, impactScore: 80, nights: 15 }] } }, /market.events\[0\].nights/],
+		['an event name is empty', { market: { events: [{ checkIn: 1, impactScore: 80, eventName: ' ' }] } }, /market.events\[0\].eventName must be a non-empty string/],
+		['an event checkIn day is past the horizon', { market: { events: [{ checkIn: 31, impactScore: 80 }] } }, /market.events\[0\].checkIn 31 is past the run's horizon of 30 days/],
+		['an event checkIn date is not a day of the run', { market: { events: [{ checkIn: '2026-12-01', impactScore: 80 }] } }, /market.events\[0\].checkIn 2026-12-01 is not a check-in day of this run/],
 	])('answers 400 when %s', async (_case, options, reason) => {
 		const { status, data } = await control.post('/run-shop', { shopId: SHOP, records: PAIRS, ...options });
 		expect(status).toBe(400);
