@@ -142,7 +142,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 			runtime: options.runtime,
 			userFolder: options.userFolder,
 			port: await portFor(ports.n8n, DEMO_PORTS.n8n),
-			env: options.webhookUrl ? { [options.runtime.webhookUrlVariable]: options.webhookUrl } : {},
+			// What the README recommends for n8n processes that take rate deliveries (docs/scaling.md).
+			env: { N8N_EXPRESSION_ENGINE_POOL_SIZE: '2', ...(options.webhookUrl ? { [options.runtime.webhookUrlVariable]: options.webhookUrl } : {}) },
 		});
 
 		step(`Installing ${ownPackageJson().name} into ${path.relative(REPO_ROOT, n8n.n8nFolder)}/nodes as n8n's community package installer does`);
