@@ -168,13 +168,15 @@ export function compareComparables(a: Comparable, b: Comparable): number {
 }
 
 export function compareText(a: string, b: string): number {
-	const left = [...a];
-	const right = [...b];
-	for (let i = 0; i < Math.min(left.length, right.length); i++) {
-		const difference = (left[i].codePointAt(0) as number) - (right[i].codePointAt(0) as number);
-		if (difference !== 0) return difference < 0 ? -1 : 1;
+	if (a === b) return 0;
+	const length = Math.min(a.length, b.length);
+	for (let i = 0; i < length; i++) {
+		if (a.charCodeAt(i) === b.charCodeAt(i)) continue;
+		// At the first unit that differs, the code points there order the texts (a surrogate pair's
+		// code point is above every unit outside it, which the units alone would not say).
+		return (a.codePointAt(i) as number) < (b.codePointAt(i) as number) ? -1 : 1;
 	}
-	return left.length === right.length ? 0 : left.length < right.length ? -1 : 1;
+	return a.length < b.length ? -1 : 1;
 }
 
 /**
