@@ -147,7 +147,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const store = await openJournal(this, new RequestLimiter(4), digest.changesTable);
 	const reported = digest.resendDigestId ? await reportedBefore(store, digest.resendDigestId) : await report(this, store, previews(this, digest.markReported));
 	const digestId = reported.digestId;
-	const own = new Set([store.journal.table.id, ...reported.entries.map((entry) => entry.monthTable)]);
+	const own = new Set([store.journal.table.id, ...reported.entries.flatMap((entry) => entry.monthTable.split(' '))]);
 	const estimate = await readEstimate(store.api, store.journal);
 	const full = await fullness(store.api, { tableIds: own, estimate: estimate && Object.values(estimate).reduce((sum, bytes) => sum + bytes, 0) }, {
 		settingMb: digest.limitMb,
@@ -207,11 +207,21 @@ async function report(context: IExecuteFunctions, store: Store, preview: boolean
 		const reportedAt = new Date().toISOString();
 		const claimed = await store.journal.claim(digestId, reportedAt);
 		const entries = [...claimedBefore, ...claimed.filter((entry) => !claimedBefore.some((before) => before.id === entry.id))];
+		await packClaimed(store, digestId, reportedAt, entries);
 		const old = legacy ? await claimLegacyChanges(store.api, legacy, digestId, reportedAt) : [];
 		return { digestId, changes: [...entries.flatMap((entry) => entry.alerts), ...old], entries, marked: true };
 	} catch (error) {
 		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
 		return await unmarked(error.message);
+	}
+}
+
+/** The claimed entries packed into the digest's own rows; at n8n's size limit (no room for them) they stay as they are. */
+async function packClaimed(store: Store, digestId: string, reportedAt: string, entries: readonly Entry[]): Promise<void> {
+	try {
+		await store.journal.pack(digestId, reportedAt, entries);
+	} catch (error) {
+		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
 	}
 }
 

@@ -6,6 +6,7 @@ import type { ReportedChange, ReportedType } from '../rules/alert';
 import { storedNumber } from '../rules/observation';
 
 import { allOf, anyOf, eq, type DataTables, type Row, type RowCondition, type TableHandle } from './dataTables';
+import { stayMonthKey } from './stayMonths';
 
 /**
  * The changes table: what each execution alerted, written before the rows it alerted on move on,
@@ -20,10 +21,13 @@ import { allOf, anyOf, eq, type DataTables, type Row, type RowCondition, type Ta
  * An entry left tentative (its execution died, or lost n8n's answer for good) is resolved by the
  * next execution that finds it old enough, or by a retry of the same records at once: its alerts
  * count for exactly the month rows whose `writers` still name its token; the rest never happened.
- * Digest claims confirmed entries with a compare-and-set on an empty `digestId`.
+ * Digest claims confirmed entries with a compare-and-set on an empty `digestId`, then packs what it
+ * claimed into rows of its own (`reported`), each naming the entries it holds, and removes those:
+ * an entry of one alert (a delivery of one record) takes a row of several hundred bytes, an alert
+ * in a digest's row a few dozen (docs/nodes/rate-changes-reference.md, "Size").
  */
 
-export type EntryState = 'tentative' | 'confirmed' | 'meta';
+export type EntryState = 'tentative' | 'confirmed' | 'reported' | 'meta';
 
 /** An alert and the month row it belongs to (the row whose write made it). */
 export interface JournalAlert extends ReportedChange {
@@ -41,10 +45,15 @@ export interface Entry {
 	createdAt: string;
 	resolvedBy: string;
 	digestId: string | null;
+	/** A digest's row: the ids of the entries whose alerts it holds. */
+	replaces: number[];
 }
 
 /** An entry younger than this whose execution may still be running is left to it. */
 export const ORPHAN_AFTER_MS = 10 * 60_000;
+
+/** The most alerts one digest row holds: its text stays well under n8n's request body limit. */
+export const ALERTS_PER_DIGEST_ROW = 5_000;
 
 /** A token for one round of writes of one execution: its execution id, so a row tells who wrote it, and a random part. */
 export function newToken(context: IExecuteFunctions): string {
@@ -106,14 +115,51 @@ export class Journal {
 		return (await this.api.readRows(this.table, allOf(eq('state', 'confirmed'), eq('digestId', null)))).map(entryOf);
 	}
 
+	/** What a digest reported: its rows, and the entries it claimed that no row of it holds yet. */
 	async reported(digestId: string): Promise<Entry[]> {
-		return (await this.api.readRows(this.table, allOf(eq('digestId', digestId)))).map(entryOf);
+		const entries = (await this.api.readRows(this.table, allOf(eq('digestId', digestId)))).map(entryOf);
+		const packed = new Set(entries.flatMap((entry) => entry.replaces));
+		return entries.filter((entry) => !packed.has(entry.id));
 	}
 
-	/** Removes entries whose newest alert was collected before `cutoff`, reported or not (Keep Changes). */
+	/**
+	 * Packs a digest's claimed entries into rows of the digest, then removes them. Each row names the
+	 * entries it holds, so whatever stops this half way (before the rows are in, or before the
+	 * entries are gone), `reported` reads every alert once; a retry packs what is still unpacked.
+	 */
+	async pack(digestId: string, reportedAt: string, entries: readonly Entry[]): Promise<void> {
+		const claimed = entries.filter((entry) => entry.state === 'confirmed' && entry.digestId === digestId);
+		const rows: IDataObject[] = [];
+		for (let start = 0; start < claimed.length; ) {
+			let end = start;
+			let alerts = 0;
+			while (end < claimed.length && (end === start || alerts + claimed[end].alerts.length <= ALERTS_PER_DIGEST_ROW)) alerts += claimed[end++].alerts.length;
+			const part = claimed.slice(start, end);
+			rows.push({
+				entry: `${digestId}.${part[0].id}`,
+				state: 'reported',
+				operation: 'digest',
+				monthTable: [...new Set(part.map((entry) => entry.monthTable))].join(' '),
+				...packed(
+					part.flatMap((entry) => entry.alerts),
+					part.map((entry) => entry.id),
+				),
+				digestId,
+				reportedAt,
+			});
+			start = end;
+		}
+		if (rows.length === 0) return;
+		await this.api.insertRows(this.table, rows, async (batch) => (await this.find(String(batch[0].entry))) !== undefined);
+		const removals: Array<Promise<void>> = [];
+		for (let start = 0; start < claimed.length; start += IDS_PER_DELETE) removals.push(this.remove(claimed.slice(start, start + IDS_PER_DELETE)));
+		await Promise.all(removals);
+	}
+
+	/** Removes entries and digest rows whose newest alert was collected before `cutoff` (Keep Changes). */
 	async forgetBefore(cutoff: string): Promise<void> {
-		const conditions: RowCondition[] = [{ columnName: 'collectedTo', condition: 'lt', value: cutoff }, { columnName: 'state', condition: 'eq', value: 'confirmed' }];
-		await this.api.deleteRows(this.table, allOf(...conditions));
+		const collectedBefore: RowCondition = { columnName: 'collectedTo', condition: 'lt', value: cutoff };
+		await Promise.all((['confirmed', 'reported'] as const).map(async (state) => await this.api.deleteRows(this.table, allOf(collectedBefore, eq('state', state)))));
 	}
 
 	/** Removes the rows of these entries (orphans with nothing left to report). */
@@ -122,37 +168,44 @@ export class Journal {
 	}
 }
 
+/** Ids per delete request: each is one "id eq …" condition of the filter in the query string. */
+const IDS_PER_DELETE = 50;
+
 /** The columns an entry writes for its alerts. */
-function packed(alerts: readonly JournalAlert[]): IDataObject {
+function packed(alerts: readonly JournalAlert[], replaces: readonly number[] = []): IDataObject {
 	return {
 		alertCount: alerts.length,
-		alerts: packAlerts(alerts),
+		alerts: packAlerts(alerts, replaces),
 		collectedTo: alerts.map((alert) => alert.dtCollected).sort().at(-1) ?? null,
 	};
 }
 
 export function entryOf(row: Row): Entry {
+	const { alerts, replaces } = unpackEntry(row.alerts);
 	return {
 		id: row.id,
 		token: String(row.entry ?? ''),
 		state: String(row.state ?? '') as EntryState,
 		operation: String(row.operation ?? ''),
 		monthTable: String(row.monthTable ?? ''),
-		alerts: unpackAlerts(row.alerts),
+		alerts,
 		createdAt: String(row.createdAt ?? ''),
 		resolvedBy: String(row.resolvedBy ?? ''),
 		digestId: row.digestId === null || row.digestId === undefined || row.digestId === '' ? null : String(row.digestId),
+		replaces,
 	};
 }
 
 /**
- * The packed alerts: `{"t": [times], "g": [groups]}`. A group holds what its alerts share (the
- * month row, hotel, website, stay, currency, shop, compared rate); each alert is a list:
+ * The packed alerts: `{"t": [times], "g": [groups]}`, and in a digest's row `"r": [ids]`, the
+ * entries it holds. A group holds what its alerts share (the month row, left out where it is the
+ * stay month the other fields name; hotel, website, stay, currency, shop, compared rate); each
+ * alert is a list:
  * `[day, changeType, previousRate, rate, change, changePercent, previousCollected, dtCollected,
  * comparedWith, comparedRate, severity]`, times as indexes into `t`, trailing empty values left out.
  */
 interface PackedGroup {
-	b: string;
+	b?: string;
 	k: number;
 	n: string;
 	w: number | null;
@@ -166,12 +219,12 @@ interface PackedGroup {
 	a: unknown[][];
 }
 
-export function packAlerts(alerts: readonly JournalAlert[]): string {
-	const times: string[] = [];
+export function packAlerts(alerts: readonly JournalAlert[], replaces: readonly number[] = []): string {
+	const times = new Map<string, number>();
 	const time = (value: string | null) => {
 		if (value === null) return null;
-		const index = times.indexOf(value);
-		return index >= 0 ? index : times.push(value) - 1;
+		if (!times.has(value)) times.set(value, times.size);
+		return times.get(value) as number;
 	};
 	const groups = new Map<string, PackedGroup>();
 	for (const alert of alerts) {
@@ -179,7 +232,7 @@ export function packAlerts(alerts: readonly JournalAlert[]): string {
 		const shared = [alert.block, alert.hotelCode, alert.hotelName, alert.websiteCode, month, alert.los, alert.guests, alert.roomType, alert.currency, alert.shopId, alert.rateField];
 		const key = JSON.stringify(shared);
 		const group = groups.get(key) ?? {
-			b: alert.block,
+			...(alert.websiteCode !== null && alert.block === stayMonthKey({ ...alert, websiteCode: alert.websiteCode, month }) ? {} : { b: alert.block }),
 			k: alert.hotelCode,
 			n: alert.hotelName,
 			w: alert.websiteCode,
@@ -209,18 +262,22 @@ export function packAlerts(alerts: readonly JournalAlert[]): string {
 		group.a.push(fields);
 		groups.set(key, group);
 	}
-	return JSON.stringify({ t: times, g: [...groups.values()] });
+	return JSON.stringify({ t: [...times.keys()], g: [...groups.values()], ...(replaces.length > 0 ? { r: replaces } : {}) });
 }
 
 export function unpackAlerts(text: unknown): JournalAlert[] {
-	if (typeof text !== 'string' || text === '') return [];
-	const { t: times = [], g: groups = [] } = JSON.parse(text) as { t?: string[]; g?: PackedGroup[] };
-	return groups.flatMap((group) =>
+	return unpackEntry(text).alerts;
+}
+
+function unpackEntry(text: unknown): { alerts: JournalAlert[]; replaces: number[] } {
+	if (typeof text !== 'string' || text === '') return { alerts: [], replaces: [] };
+	const { t: times = [], g: groups = [], r: replaces = [] } = JSON.parse(text) as { t?: string[]; g?: PackedGroup[]; r?: number[] };
+	const alerts = groups.flatMap((group) =>
 		group.a.map((fields) => {
 			const at = (index: number) => (fields[index] === undefined ? null : fields[index]);
 			const timeAt = (index: number) => (typeof fields[index] === 'number' ? times[fields[index] as number] : null);
 			return {
-				block: group.b,
+				block: group.b ?? stayMonthKey({ hotelCode: group.k, websiteCode: group.w ?? 0, month: group.m, los: group.l, guests: group.u, roomType: group.r }),
 				shopId: group.s,
 				hotelCode: group.k,
 				hotelName: group.n,
@@ -244,4 +301,5 @@ export function unpackAlerts(text: unknown): JournalAlert[] {
 			};
 		}),
 	);
+	return { alerts, replaces };
 }

@@ -1,4 +1,4 @@
-import { packAlerts, unpackAlerts, type JournalAlert } from '../../../nodes/RateChanges/storage/journal';
+import { entryOf, packAlerts, unpackAlerts, type JournalAlert } from '../../../nodes/RateChanges/storage/journal';
 
 function alert(overrides: Partial<JournalAlert> = {}): JournalAlert {
 	return {
@@ -46,5 +46,16 @@ describe('an entry of the changes table packs its alerts', () => {
 	it('reads an empty entry as no alerts', () => {
 		expect(unpackAlerts('')).toEqual([]);
 		expect(unpackAlerts(null)).toEqual([]);
+	});
+});
+
+describe("a digest's row holds what it reported", () => {
+	it('names the entries it holds, and leaves out the month row where the stay names it', () => {
+		const alerts = [alert(), alert({ checkIn: '2027-02-09' })];
+		const text = packAlerts(alerts, [13, 14]);
+		expect(JSON.parse(text)).toMatchObject({ r: [13, 14] });
+		expect(text).not.toContain('"b"');
+		expect(entryOf({ id: 20, entry: 'digest.13', state: 'reported', alerts: text }).replaces).toEqual([13, 14]);
+		expect(unpackAlerts(text)).toEqual(alerts);
 	});
 });
