@@ -6,6 +6,7 @@ import type { ReportedChange, ReportedType } from '../rules/alert';
 import { storedNumber } from '../rules/observation';
 
 import { allOf, anyOf, eq, type DataTables, type Row, type RowCondition, type TableHandle } from './dataTables';
+import { packedTimes, unpackedTimes } from './monthCells';
 import { stayMonthKey } from './stayMonths';
 
 /**
@@ -197,7 +198,8 @@ export function entryOf(row: Row): Entry {
 }
 
 /**
- * The packed alerts: `{"t": [times], "g": [groups]}`, and in a digest's row `"r": [ids]`, the
+ * The packed alerts: `{"t": [times], "g": [groups]}` (times as monthCells.ts packs them: the
+ * first in full, the others as seconds from it), and in a digest's row `"r": [ids]`, the
  * entries it holds. A group holds what its alerts share (the month row, left out where it is the
  * stay month the other fields name; hotel, website, stay, currency, shop, compared rate); each
  * alert is a list:
@@ -262,7 +264,7 @@ export function packAlerts(alerts: readonly JournalAlert[], replaces: readonly n
 		group.a.push(fields);
 		groups.set(key, group);
 	}
-	return JSON.stringify({ t: [...times.keys()], g: [...groups.values()], ...(replaces.length > 0 ? { r: replaces } : {}) });
+	return JSON.stringify({ t: packedTimes([...times.keys()]), g: [...groups.values()], ...(replaces.length > 0 ? { r: replaces } : {}) });
 }
 
 export function unpackAlerts(text: unknown): JournalAlert[] {
@@ -271,7 +273,8 @@ export function unpackAlerts(text: unknown): JournalAlert[] {
 
 function unpackEntry(text: unknown): { alerts: JournalAlert[]; replaces: number[] } {
 	if (typeof text !== 'string' || text === '') return { alerts: [], replaces: [] };
-	const { t: times = [], g: groups = [], r: replaces = [] } = JSON.parse(text) as { t?: string[]; g?: PackedGroup[]; r?: number[] };
+	const { t: packed = [], g: groups = [], r: replaces = [] } = JSON.parse(text) as { t?: Array<string | number>; g?: PackedGroup[]; r?: number[] };
+	const times = unpackedTimes(packed);
 	const alerts = groups.flatMap((group) =>
 		group.a.map((fields) => {
 			const at = (index: number) => (fields[index] === undefined ? null : fields[index]);

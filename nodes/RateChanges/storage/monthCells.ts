@@ -4,8 +4,11 @@
  * (docs/nodes/rate-changes-reference.md, "Size").
  *
  * `cells`: one entry per day, `DD=<value>@<i>`, separated by spaces, in day order; `<i>` indexes
- * `collected`, the distinct collection times of the row's days (ISO 8601, separated by spaces),
- * since the days of a shop share a handful of them. A value never holds a space, `=` or `@`.
+ * `collected`, the distinct collection times of the row's days, separated by spaces, since the days
+ * of a shop share a handful of them: the first in full (ISO 8601), the others as seconds from it
+ * (`+2`, `-86400`), since a shop's records are collected within minutes of each other, and a
+ * service that stamps each record with its own second would otherwise spend 25 bytes a day on it.
+ * A value never holds a space, `=` or `@`.
  */
 
 export interface DayCell<T> {
@@ -35,12 +38,12 @@ export function packCells<T>(cells: MonthCells<T>, codec: CellValueCodec<T>): Pa
 			if (index < 0) index = times.push(dtCollected) - 1;
 			return `${String(day).padStart(2, '0')}=${codec.encode(value)}@${index}`;
 		});
-	return { cells: entries.join(' '), collected: times.join(' ') };
+	return { cells: entries.join(' '), collected: timesText(times).join(' ') };
 }
 
 /** The days of a packed row; an entry that does not read is left out rather than stopping the node. */
 export function unpackCells<T>(packed: { cells?: unknown; collected?: unknown }, codec: CellValueCodec<T>): MonthCells<T> {
-	const times = typeof packed.collected === 'string' && packed.collected !== '' ? packed.collected.split(' ') : [];
+	const times = typeof packed.collected === 'string' && packed.collected !== '' ? textTimes(packed.collected.split(' ')) : [];
 	const cells: MonthCells<T> = new Map();
 	if (typeof packed.cells !== 'string' || packed.cells === '') return cells;
 	for (const entry of packed.cells.split(' ')) {
@@ -50,6 +53,33 @@ export function unpackCells<T>(packed: { cells?: unknown; collected?: unknown },
 		cells.set(Number(match[1]), { value: codec.decode(match[2]), dtCollected });
 	}
 	return cells;
+}
+
+/**
+ * Collection times as packed rows keep them: the first in full, each other as the seconds from it,
+ * as a number where that reads back to the very same text, else in full.
+ */
+export function packedTimes(times: readonly string[]): Array<string | number> {
+	const origin = Date.parse(times[0] ?? '');
+	return times.map((time, index) => {
+		if (index === 0 || Number.isNaN(origin)) return time;
+		const seconds = Number(((Date.parse(time) - origin) / 1000).toFixed(3));
+		return Number.isFinite(seconds) && new Date(origin + Math.round(seconds * 1000)).toISOString() === time ? seconds : time;
+	});
+}
+
+export function unpackedTimes(packed: ReadonlyArray<string | number>): string[] {
+	const origin = Date.parse(String(packed[0] ?? ''));
+	return packed.map((time) => (typeof time === 'number' && !Number.isNaN(origin) ? new Date(origin + Math.round(time * 1000)).toISOString() : String(time)));
+}
+
+/** The same as words of a text: seconds with their sign (`+2`, `-86400`). */
+function timesText(times: readonly string[]): string[] {
+	return packedTimes(times).map((time) => (typeof time === 'number' ? `${time >= 0 ? '+' : ''}${time}` : time));
+}
+
+function textTimes(words: readonly string[]): string[] {
+	return unpackedTimes(words.map((word) => (/^[+-]\d/.test(word) ? Number(word) : word)));
 }
 
 /** A number as the packed text writes it: no exponent for any rate, no trailing zeros ("92.5"). */

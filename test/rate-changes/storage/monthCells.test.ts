@@ -12,7 +12,7 @@ describe('a month row packs its days into one text: a day, its value and the ind
 			[3, { value: 'a', dtCollected: '2027-02-01T06:00:00.000Z' }],
 			[28, { value: '', dtCollected: '2027-01-31T06:00:00.000Z' }],
 		]);
-		expect(packCells(cells, text)).toEqual({ cells: '03=a@0 09=b@0 28=@1', collected: '2027-02-01T06:00:00.000Z 2027-01-31T06:00:00.000Z' });
+		expect(packCells(cells, text)).toEqual({ cells: '03=a@0 09=b@0 28=@1', collected: '2027-02-01T06:00:00.000Z -86400' });
 	});
 
 	it('reads back what it wrote, an empty value included', () => {
@@ -21,6 +21,19 @@ describe('a month row packs its days into one text: a day, its value and the ind
 			[31, { value: '', dtCollected: '2027-02-02T06:00:00.000Z' }],
 		]);
 		expect(unpackCells(packCells(cells, text), text)).toEqual(cells);
+	});
+
+	it('writes collection times after the first as seconds from it, and reads back the same times, a row of 1.1 as first written included', () => {
+		const cells: MonthCells<string> = new Map([
+			[1, { value: 'a', dtCollected: '2027-02-01T06:00:00.000Z' }],
+			[2, { value: 'b', dtCollected: '2027-02-01T06:00:02.000Z' }],
+			[3, { value: 'c', dtCollected: '2027-02-01T06:00:03.457Z' }],
+			[4, { value: 'd', dtCollected: '2027-01-31T23:59:59.999Z' }],
+		]);
+		const packed = packCells(cells, text);
+		expect(packed.collected).toBe('2027-02-01T06:00:00.000Z +2 +3.457 -21600.001');
+		expect(unpackCells(packed, text)).toEqual(cells);
+		expect(unpackCells({ cells: '01=a@0 02=b@1', collected: '2027-02-01T06:00:00.000Z 2027-02-01T06:00:02.000Z' }, text).get(2)?.dtCollected).toBe('2027-02-01T06:00:02.000Z');
 	});
 
 	it('reads an empty or missing row as no days, and leaves out an entry it cannot read rather than stop', () => {
