@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChatRequest } from './chat';
+import type { ChatRequest, ScriptedToolCall } from './chat';
 import { demoTurn } from './demoModel';
 
 export type { ChatMessage, ChatRequest, ScriptedToolCall } from './chat';
