@@ -1,7 +1,7 @@
 import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, type INodeType } from 'n8n-workflow';
 
 import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
-import { N8N_API_CREDENTIAL, N8N_API_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
+import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME, N8N_API_CREDENTIAL, N8N_API_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 
 import { properties, route } from './actions/router';
 
@@ -16,23 +16,27 @@ export class TravelPricingRateChanges implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle:
-			'={{ {"detectChanges": "Detect changes", "digest": "Digest", "compareWithMyHotel": "Compare with my hotel", "checkParity": "Check parity"}[$parameter["operation"]] }}',
+			'={{ {"detectChanges": "Detect changes", "digest": "Digest", "compareWithMyHotel": "Compare with my hotel", "checkParity": "Check parity", "rateCalendar": "Rate calendar", "suggestRates": "Suggest rates"}[$parameter["operation"]] }}',
 		description:
-			"Alert on what changed since the last rate shop (up, down, sold out, back on sale) and sum it up in one digest per shop, remembered in n8n's Data Tables",
+			"Alert on what changed since the last rate shop (up, down, sold out, back on sale) and sum it up in one digest per shop; a rate calendar of your hotel against its comp set, and suggested rates to approve; remembered in n8n's Data Tables",
 		defaults: { name: 'Rate Changes' },
 		builderHint: {
-			searchHint: `Use for rate alerts from the rate records the Rate Record Trigger starts a workflow with: Detect Changes puts out only the stays whose rate moved since the last shop (up, down, sold out, back on sale), Compare With My Hotel the stay-nights where a competitor undercuts your hotel or your rank moved, Check Parity the websites selling your room below your own site; Digest, run every morning from a Schedule Trigger, sums up every alert not reported yet with a ready text (Slack, Teams) and HTML (email). Each alert comes out once. Keeps its memory in n8n's Data Tables through n8n's public API: needs the ${N8N_API_CREDENTIAL_DISPLAY_NAME} credential (an API key of this n8n) and n8n 2.8 or later.`,
+			searchHint: `Use for rate alerts from the rate records the Rate Record Trigger starts a workflow with: Detect Changes puts out only the stays whose rate moved since the last shop (up, down, sold out, back on sale), Compare With My Hotel the stay-nights where a competitor undercuts your hotel or your rank moved, Check Parity the websites selling your room below your own site; Digest, run every morning from a Schedule Trigger, sums up every alert not reported yet with a ready text (Slack, Teams) and HTML (email). Each alert comes out once. Rate Calendar, also from a Schedule Trigger, puts my hotel's rate against its comp set's median for each date of a window (price index, events near the hotel and demand with a ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} credential, outliers, what moved since the last calendar) with a month grid in HTML and a text; Suggest Rates gives a rate for each date by the user's rules, with reasons, for a Send and Wait approval: it sets no price. Keeps its memory in n8n's Data Tables through n8n's public API: needs the ${N8N_API_CREDENTIAL_DISPLAY_NAME} credential (an API key of this n8n) and n8n 2.8 or later.`,
 			relatedNodes: [
 				{ nodeType: travelPricingNodeType('travelPricingRateTrigger'), relationHint: 'Starts the workflow with the rate records Detect Changes, Compare With My Hotel and Check Parity read' },
 				{ nodeType: 'n8n-nodes-base.scheduleTrigger', relationHint: 'Runs Digest every morning' },
 				{ nodeType: 'n8n-nodes-base.slack', relationHint: "Posts an alert, or a digest's text" },
-				{ nodeType: 'n8n-nodes-base.emailSend', relationHint: "Emails a digest's html" },
+				{ nodeType: 'n8n-nodes-base.emailSend', relationHint: "Emails a digest's or a rate calendar's html, or asks for Suggest Rates' approval (Send and Wait for Response)" },
 			],
 		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: N8N_API_CREDENTIAL, required: true }],
+		credentials: [
+			{ name: N8N_API_CREDENTIAL, required: true },
+			// Only Rate Calendar and Suggest Rates call the service, and only for events or demand.
+			{ name: ACCESS_TOKEN_CREDENTIAL, required: false, displayOptions: { show: { operation: ['rateCalendar', 'suggestRates'], serviceData: ['events', 'demand'] } } },
+		],
 		properties,
 	};
 

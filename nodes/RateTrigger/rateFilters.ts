@@ -1,5 +1,5 @@
 import { FieldError } from '../shared/errors';
-import { CURRENCY_RULE_TEXT, currencyCode, listEntries, optionalDecimal, wholeNumber } from '../shared/fields';
+import { CURRENCY_RULE_TEXT, currencyCode, listEntries, optionalDecimal, parseCodes } from '../shared/fields';
 
 /** The node's "Filters" collection as n8n hands it over: only the fields the user added. */
 export interface RateFilterParameters {
@@ -57,17 +57,8 @@ function isRate(value: unknown): value is number {
 }
 
 function codeSet(field: string, value: unknown): Set<number> | undefined {
-	const entries = listEntries(value);
-	if (entries.length === 0) return undefined;
-	const codes = new Set<number>();
-	for (const entry of entries) {
-		const code = wholeNumber(entry);
-		if (code === undefined) {
-			throw new FieldError(field, value, `"${String(entry)}" is not a whole number; separate codes with commas`);
-		}
-		codes.add(code);
-	}
-	return codes;
+	const codes = parseCodes(field, value);
+	return codes.length > 0 ? new Set(codes) : undefined;
 }
 
 function currencySet(value: unknown): Set<string> | undefined {

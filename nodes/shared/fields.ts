@@ -148,6 +148,19 @@ export function listEntries(value: unknown): unknown[] {
 	return isEmpty(value) ? [] : [value];
 }
 
+/**
+ * A list of codes (hotels, websites) by the list rule: whole numbers, each kept once, in the order
+ * given; an empty field is an empty list.
+ */
+export function parseCodes(field: string, value: unknown): number[] {
+	const codes = listEntries(value).map((entry) => {
+		const code = wholeNumber(entry);
+		if (code === undefined) throw new FieldError(field, value, `"${String(entry)}" is not a whole number; separate codes with commas`);
+		return code;
+	});
+	return [...new Set(codes)];
+}
+
 /** Spec numbering of weekdays (schedules' `dow`, shops' `horizonDow`): index = the number sent, 0 Sunday. */
 export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 

@@ -4,7 +4,7 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 import { CHANGE_TYPES } from '../../nodes/RateChanges/rules/observation';
 import { startDataTablesApi, type DataTablesApi } from '../dataTables';
-import type { RunShopOptions, Sandbox } from '../sandbox';
+import { startSandbox, type RunShopOptions, type Sandbox } from '../sandbox';
 import { credentialsFor } from './credentials';
 import { runNode } from './engine';
 import { DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './parameters';
@@ -242,6 +242,71 @@ async function digests(sandbox: Sandbox, typeVersion: number): Promise<IDataObje
 	});
 }
 
+/** My hotel in shop 5's comp set, in demand shop 1001 (hotels 100001 to 100100, December 2026 to February 2027). */
+const CALENDAR_HOTEL = 100019;
+const DECEMBER = { fromDate: '2026-12-02', toDate: '2026-12-31' };
+
+/**
+ * Rate Calendar or Suggest Rates over December 2026, with events and demand, as the morning after
+ * two shops: a comp-set shop of shop 5 (30 nights) around my hotel, sold out on the 3rd, 30 % dearer
+ * on the 5th, an event of impact 85 on the 6th and 7th, one competitor in EUR; then the same stays
+ * a day later with 30 % of the rates moved. The calendar runs after each shop, so the second has
+ * arrows; both outputs (each date and the summary). On a sandbox of its own whose clock stands at
+ * 1 December 2026, so the demand shop covers the window whatever day the schemas are written.
+ */
+async function calendarOutput(parameters: IDataObject, typeVersion: number): Promise<IDataObject[]> {
+	const sandbox = await startSandbox({ port: 0, speed: 0, clock: '2026-12-01T06:00:00Z' });
+	try {
+		await registerDiscardWebhook(sandbox);
+		const [, hotelB, , otherCurrencyHotel] = sandbox.data.shops.get(MARKET_SHOP)?.hotelCodes ?? [];
+		const first = await shopRun(sandbox, {
+			shopId: MARKET_SHOP,
+			records: 4 * 3 * 30,
+			perDelivery: 360,
+			market: {
+				seed: 4,
+				myHotelCode: CALENDAR_HOTEL,
+				prices: [
+					{ hotelCode: CALENDAR_HOTEL, checkIn: 2, factor: 0 },
+					{ hotelCode: CALENDAR_HOTEL, checkIn: 4, factor: 1.3 },
+					{ hotelCode: hotelB, checkIn: 8, factor: 0 },
+				],
+				currencies: { [otherCurrencyHotel]: 'EUR' },
+				events: [{ checkIn: 5, nights: 2, impactScore: 85 }],
+			},
+		});
+		const second = await shopRun(sandbox, { repeatRun: first.runId, perDelivery: 360, changes: { seed: 3, changed: 0.3 } });
+		return await withStandIn(async (api) => {
+			const credentials = { ...credentialsFor(sandbox), travelPricingN8nApi: { baseUrl: api.baseUrl, apiKey: api.apiKey } };
+			const nights = sandbox.data.shops.get(MARKET_SHOP)?.config.lor;
+			const calendar = { myHotelCode: String(CALENDAR_HOTEL), nights, window: 'range', ...DECEMBER, serviceData: ['events', 'demand'], demandShopId: '1001', calendarOutput: 'both', ...parameters };
+			const output: IDataObject[] = [];
+			for (const [morning, shop] of [first, second].entries()) {
+				await rateChangesOutput(api, [shop.records], { operation: 'detectChanges', options: {} }, typeVersion);
+				const result = await runNode({ nodeType: 'travelPricingRateChanges', parameters: calendar as never, items: [{ morning }], credentials, mode: 'trigger', typeVersion });
+				if (result.error) throw new Error(`Rate Changes failed: ${result.error.message}`);
+				output.push(...result.items.map((item) => item.json));
+			}
+			return filled(String(parameters.operation), output);
+		});
+	} finally {
+		await sandbox.close();
+	}
+}
+
+const SUGGESTION_RULES = {
+	operation: 'suggestRates',
+	anchor: 'compMedian',
+	adjustBy: 'percent',
+	adjustment: -5,
+	eventUplift: { bands: [{ atLeast: 70, percent: 15 }] },
+	demandUplift: { bands: [{ atLeast: 60, percent: 5 }] },
+	maxRate: 400,
+	rounding: 'end99',
+	// Two competitors in USD: the fourth hotel sells in EUR.
+	options: { minCompetitors: 2 },
+};
+
 /** Rate Changes' schema cases, one per operation and version: both versions put out the same fields. */
 function rateChangesCases(): SchemaCase[] {
 	return [1, 1.1].flatMap((typeVersion) => {
@@ -252,6 +317,8 @@ function rateChangesCases(): SchemaCase[] {
 			{ file: `${folder}/compareWithMyHotel.json`, output: async (sandbox: Sandbox) => filled('Compare With My Hotel', await comparedWithMyHotel(sandbox, typeVersion)) },
 			{ file: `${folder}/checkParity.json`, output: async (sandbox: Sandbox) => filled('Check Parity', await checkedParity(sandbox, typeVersion)) },
 			{ file: `${folder}/digest.json`, output: async (sandbox: Sandbox) => await digests(sandbox, typeVersion) },
+			{ file: `${folder}/rateCalendar.json`, output: async () => await calendarOutput({ operation: 'rateCalendar', options: {} }, typeVersion) },
+			{ file: `${folder}/suggestRates.json`, output: async () => await calendarOutput(SUGGESTION_RULES, typeVersion) },
 		];
 	});
 }

@@ -21,7 +21,7 @@ describe('the output schemas n8n shows before a node runs', () => {
 		for (const operation of ['create', 'update', 'upsert', 'preview']) {
 			expect(files).toContain(`Schedule/__schema__/v1.0.0/${operation}.json`);
 		}
-		for (const operation of ['detectChanges', 'compareWithMyHotel', 'checkParity', 'digest']) {
+		for (const operation of ['detectChanges', 'compareWithMyHotel', 'checkParity', 'digest', 'rateCalendar', 'suggestRates']) {
 			expect(files).toContain(`RateChanges/__schema__/v1.0.0/${operation}.json`);
 		}
 	});

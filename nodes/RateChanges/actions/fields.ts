@@ -18,10 +18,13 @@ import { CHANGES_TABLE_DEFAULT, POSITIONS_TABLE_DEFAULT, RATES_TABLE_DEFAULT } f
  * editor and the check cannot drift apart. An operation's own fields sit in its own file.
  */
 
-export type Operation = 'detectChanges' | 'compareWithMyHotel' | 'checkParity' | 'digest';
+export type Operation = 'detectChanges' | 'compareWithMyHotel' | 'checkParity' | 'digest' | 'rateCalendar' | 'suggestRates';
 
 /** The operations that read incoming rate records. */
 export const RECORD_OPERATIONS: Operation[] = ['detectChanges', 'compareWithMyHotel', 'checkParity'];
+
+/** The operations that read the remembered rates of a window of dates, once a run, whatever comes in. */
+export const CALENDAR_OPERATIONS: Operation[] = ['rateCalendar', 'suggestRates'];
 
 export function showFor(operations: readonly string[], extra: IDisplayOptions['show'] = {}): IDisplayOptions {
 	return { show: { operation: [...operations], ...extra } };
@@ -37,7 +40,7 @@ export const ratesTableField: INodeProperties = {
 	type: 'string',
 	default: RATES_TABLE_DEFAULT,
 	required: true,
-	displayOptions: showFor(RECORD_OPERATIONS),
+	displayOptions: showFor([...RECORD_OPERATIONS, ...CALENDAR_OPERATIONS]),
 	description: "The n8n data table that keeps the latest rate of every stay (Detect Changes writes it). The node creates it when it doesn't exist.",
 };
 
@@ -47,6 +50,7 @@ export const changesTableField: INodeProperties = {
 	type: 'string',
 	default: CHANGES_TABLE_DEFAULT,
 	required: true,
+	displayOptions: { hide: { operation: CALENDAR_OPERATIONS } },
 	description: "The n8n data table where every alert is written and Digest reads them. The node creates it when it doesn't exist.",
 };
 
@@ -130,6 +134,13 @@ export function codeField(context: IExecuteFunctions, field: INodeProperties): n
 	return parsePositiveInteger(field.displayName, value(context, field));
 }
 
+/** A true-or-false option of an Options collection (its default when not added). */
+export function booleanOption(options: IDataObject, field: INodeProperties): boolean {
+	const read = options[field.name] ?? field.default;
+	if (typeof read === 'boolean') return read;
+	throw new FieldError(field.displayName, read, 'must be true or false');
+}
+
 export function booleanField(context: IExecuteFunctions, field: INodeProperties): boolean {
 	const read = value(context, field);
 	if (typeof read === 'boolean') return read;
@@ -139,6 +150,14 @@ export function booleanField(context: IExecuteFunctions, field: INodeProperties)
 /** One of the field's own options: an expression that gives anything else is refused by name. */
 export function optionField<T extends string>(context: IExecuteFunctions, field: INodeProperties): T {
 	const read = value(context, field);
+	const allowed = (field.options ?? []).map((option) => ('value' in option ? option.value : undefined));
+	if (allowed.includes(read as string)) return read as T;
+	throw new FieldError(field.displayName, read, `must be one of ${allowed.join(', ')}`);
+}
+
+/** One of an Options collection's own options (its default when not added), refused by name like optionField. */
+export function collectionOption<T extends string>(options: IDataObject, field: INodeProperties): T {
+	const read = options[field.name] ?? field.default;
 	const allowed = (field.options ?? []).map((option) => ('value' in option ? option.value : undefined));
 	if (allowed.includes(read as string)) return read as T;
 	throw new FieldError(field.displayName, read, `must be one of ${allowed.join(', ')}`);

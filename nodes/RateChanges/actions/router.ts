@@ -1,9 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import * as calendarSource from './calendarSource';
 import * as checkParity from './checkParity.operation';
 import * as compareWithMyHotel from './compareWithMyHotel.operation';
 import * as detectChanges from './detectChanges.operation';
 import * as digest from './digest.operation';
+import * as rateCalendar from './rateCalendar.operation';
+import * as suggestRates from './suggestRates.operation';
 import { changesTableField, ratesTableField, recordOptionsField, type Operation } from './fields';
 
 /**
@@ -16,7 +19,7 @@ interface OperationModule {
 	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
 }
 
-const operations: Record<Operation, OperationModule> = { detectChanges, compareWithMyHotel, checkParity, digest };
+const operations: Record<Operation, OperationModule> = { detectChanges, compareWithMyHotel, checkParity, digest, rateCalendar, suggestRates };
 
 export const operationField: INodeProperties = {
 	displayName: 'Operation',
@@ -49,6 +52,18 @@ export const operationField: INodeProperties = {
 			description: 'Sum up every change not reported yet: one item per shop (or hotel) with a ready text and HTML table',
 			action: 'Build a digest of rate changes',
 		},
+		{
+			name: 'Rate Calendar',
+			value: 'rateCalendar',
+			description: "Each date of a window: your rate against the comp set's median, price index, events, demand, outliers and what moved since the last calendar, with a ready text and HTML month grid",
+			action: 'Build a rate calendar',
+		},
+		{
+			name: 'Suggest Rates',
+			value: 'suggestRates',
+			description: 'A suggested rate for each date by your rules (anchor, event and demand uplifts, bounds, rounding), each with its reason, for a person to approve; sets no price',
+			action: 'Suggest rates for approval',
+		},
 	],
 };
 
@@ -59,6 +74,9 @@ export const properties: INodeProperties[] = [
 	...compareWithMyHotel.properties,
 	...checkParity.properties,
 	...digest.properties,
+	...calendarSource.properties,
+	...rateCalendar.properties,
+	...suggestRates.properties,
 	ratesTableField,
 	changesTableField,
 	recordOptionsField,

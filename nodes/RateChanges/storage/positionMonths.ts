@@ -8,17 +8,18 @@ import type { StoredRow } from './monthRows';
 /**
  * The positions table: what Compare With My Hotel and Check Parity remember between shops, one
  * row per month: my rank of each stay-night (`rank`), or the websites' parity states of each stay
- * (`parity`), each day with the collection time of the shop it was worked out from.
+ * (`parity`), each day with the collection time of the shop it was worked out from; and what Rate
+ * Calendar last sent of each date (`calendar`, calendarMonths.ts), with the time it went out.
  */
 
-export type PositionKind = 'rank' | 'parity';
+export type PositionKind = 'rank' | 'parity' | 'calendar';
 
 export interface PositionMonth {
 	key: string;
 	kind: PositionKind;
 	hotelCode: number;
 	month: string;
-	/** Each day's state: my rank ('' when I was sold out), or the parity states (`4:reference,5:loss`). */
+	/** Each day's state: my rank ('' when I was sold out), the parity states (`4:reference,5:loss`), or a calendar's figures. */
 	days: MonthCells<string>;
 }
 
