@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import type { ReportedChange, ReportedType } from '../rules/alert';
 import { storedNumber } from '../rules/observation';
@@ -85,9 +85,17 @@ export class Journal {
 			await this.api.deleteRows(this.table, tentative);
 			return true;
 		}
-		const { rows, uncertain } = await this.api.updateRows(this.table, tentative, { state: 'confirmed', resolvedBy, ...packed(alerts) });
-		if (rows.length > 0) return true;
-		return uncertain && (await this.find(token))?.resolvedBy === resolvedBy;
+		let answer: { rows: Row[]; uncertain: boolean };
+		try {
+			answer = await this.api.updateRows(this.table, tentative, { state: 'confirmed', resolvedBy, ...packed(alerts) });
+		} catch (error) {
+			// No attempt got an answer that counts (lost, or a 500, each time), yet the first may have
+			// confirmed it: the entry tells, and then this execution puts its alerts out.
+			if ((await this.find(token).catch(() => undefined))?.resolvedBy === resolvedBy) return true;
+			throw error as NodeApiError;
+		}
+		if (answer.rows.length > 0) return true;
+		return answer.uncertain && (await this.find(token))?.resolvedBy === resolvedBy;
 	}
 
 	async find(token: string): Promise<Entry | undefined> {
