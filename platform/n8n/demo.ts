@@ -332,6 +332,20 @@ export const DEMO_SHOPS = {
 	tomorrow: { shopId: 1, repeatRun: 'latest', changes: { seed: 7, drift: 0.5, changed: 0.1, soldOut: 0.03, backOnSale: 0.5 } },
 	/** The latest run of shop 1 again, its whole comp set in one delivery. */
 	wholeLatest: { shopId: 1, repeatRun: 'latest', perDelivery: 60 },
+	/**
+	 * A month of shop 1's comp set around hotel 100085, for the rate calendar: most nights it is
+	 * cheaper than the comp median, its 1st and 7th nights on par and its 22nd sold out (the seed's
+	 * layout); its 10th night 20 % dearer; a festival of impact 85 near it on the 5th night, under
+	 * the market on a busy day (an outlier).
+	 */
+	calendarMonth: {
+		shopId: 1,
+		records: 360,
+		perDelivery: 60,
+		market: { seed: 5, myHotelCode: 100085, prices: [{ hotelCode: 100085, checkIn: 10, factor: 1.2 }], events: [{ checkIn: 5, impactScore: 85, eventName: 'Cape Town Harbour Festival' }] },
+	},
+	/** That month a day's moves later: what the calendar's arrows show. */
+	calendarNextDay: { shopId: 1, repeatRun: 'latest', perDelivery: 60, changes: { seed: 7, drift: 0.5, changed: 0.1 } },
 };
 
 /** The default Rate Changes rules (node version 1.1) the steps promise. */
@@ -440,6 +454,17 @@ export function readyText(demo: Demo, seconds: number): string {
 			`     in the inbox, with each competitor ${UNDERCUT_AT_LEAST_PERCENT} % or more below it on a website and each website more than ${tolerance} % below website ${reference}.`,
 			`  7. Open ${name(EXAMPLE_FILES.schedules)} and click "Execute workflow": each row of the data table "${SCHEDULE_SHEET_NAME}"`,
 			'     becomes a rate-shop schedule in the sandbox; run it again and nothing is sent.',
+			`  8. Rate calendar: with ${name(EXAMPLE_FILES.rateChangeAlerts)} published (step 5), run a month of shop 1's comp set, with a`,
+			'     festival near the hotel on the 5th night:',
+			`       ${runShop(DEMO_SHOPS.calendarMonth)}`,
+			`     then open ${name(EXAMPLE_FILES.rateCalendar)} and click "Execute workflow": an email and #${slackChannelOf(EXAMPLE_FILES.rateCalendar)} in the inbox,`,
+			`     ${hotel(myHotel)} on each of the next 30 dates cheaper, on par or dearer than its comp set's median, sold out,`,
+			"     the festival (★) and the dates priced out of line (!). Then the month again, a day's moves later:",
+			`       ${runShop(DEMO_SHOPS.calendarNextDay)}`,
+			'     and execute it again: ▲ ▼ show what moved since the first calendar.',
+			`  9. Suggested rates: open ${name(EXAMPLE_FILES.suggestedRates)} and click "Execute workflow", open its email in the inbox and`,
+			'     click "Approve these rates": each suggestion and its reason land in the data table "travel_pricing_approved_rates", the',
+			"     hand-off to a PMS or channel manager (Decline writes nothing). The service shops rates; it does not set them: no price changes.",
 		);
 	}
 	if (demo.reRegistered.length > 0) {

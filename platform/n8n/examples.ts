@@ -25,6 +25,8 @@ export const EXAMPLE_FILES = {
 	undercutAlerts: 'undercut-parity-alerts.json',
 	undercutDigest: 'undercut-parity-digest.json',
 	schedules: 'schedules-from-sheet.json',
+	rateCalendar: 'morning-rate-calendar.json',
+	suggestedRates: 'suggested-rates-approval.json',
 } as const;
 
 /** What an example's "Alert settings" or "Digest settings" holds until a user pastes their own Slack webhook. */
