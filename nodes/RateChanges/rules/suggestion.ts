@@ -303,21 +303,50 @@ function checkRules(rules: SuggestionRules): void {
  */
 export function suggestRate(day: CalendarDay, rules: SuggestionRules = {}): Suggestion {
 	checkRules(rules);
-	const currentRate = day.myRate;
+	const skipped = withoutSuggestion(day, rules);
+	if (skipped) return skipped;
+	const currentRate = day.myRate as number;
+	const anchor = anchorStep(day, rules.anchor, currentRate);
+	if (typeof anchor === 'string') return skip(day, 'noAnchor', anchor);
+	const steps: SuggestionStep[] = [anchor];
+	const rateNow = () => steps[steps.length - 1].rate;
+	steps.push(...uplifts(day, rules, rateNow()));
+	steps.push(...held(currentRate, rules, rateNow()));
+	const mode = rules.rounding ?? 'none';
+	const rounded = mode === 'none' ? undefined : roundWithin(rateNow(), mode, rateBounds(currentRate, rules));
+	if (rounded) steps.push({ rule: 'rounding', rate: rounded.rate, mode, text: rounded.text });
+	const rate = rateNow();
+	const change = round2(rate - currentRate);
+	return {
+		date: day.date,
+		weekday: day.weekday,
+		currentRate,
+		suggestedRate: rate,
+		change,
+		changePercent: percentChange(currentRate, rate),
+		currency: day.myCurrency,
+		reason: steps.map((step) => step.text).join('; ') + (change === 0 ? '; no change' : ''),
+		steps,
+		skipped: null,
+	};
+}
+
+/** A date that gets no suggestion, with why: I am sold out or not shopped, or too few competitors are on sale. */
+function withoutSuggestion(day: CalendarDay, rules: SuggestionRules): Suggestion | undefined {
 	if (day.mySoldOut) return skip(day, 'soldOut', 'no suggestion: my hotel is sold out');
-	if (currentRate === null) {
+	if (day.myRate === null) {
 		const elsewhere = day.otherCurrency.length > 0 ? ' in the calendar currency' : '';
 		return skip(day, 'notShopped', `no suggestion: my hotel was not shopped for this date${elsewhere}`);
 	}
 	const minCompetitors = rules.minCompetitors ?? DEFAULT_MIN_COMPETITORS;
-	if (day.competitorsOnSale < minCompetitors) {
-		return skip(day, 'fewCompetitors', `no suggestion: ${day.competitorsOnSale} competitor${day.competitorsOnSale === 1 ? '' : 's'} on sale, fewer than the minimum of ${minCompetitors}`);
-	}
-	const anchor = anchorStep(day, rules.anchor, currentRate);
-	if (typeof anchor === 'string') return skip(day, 'noAnchor', anchor);
-	const steps: SuggestionStep[] = [anchor];
-	let rate = anchor.rate;
+	if (day.competitorsOnSale >= minCompetitors) return undefined;
+	return skip(day, 'fewCompetitors', `no suggestion: ${day.competitorsOnSale} competitor${day.competitorsOnSale === 1 ? '' : 's'} on sale, fewer than the minimum of ${minCompetitors}`);
+}
 
+/** The event uplift, then the demand uplift, each on the rate before it. */
+function uplifts(day: CalendarDay, rules: SuggestionRules, from: number): SuggestionStep[] {
+	const steps: SuggestionStep[] = [];
+	let rate = from;
 	const eventBand = bandFor(rules.eventUplift, day.event?.score ?? null);
 	if (day.event && eventBand && eventBand.percent !== 0) {
 		rate = plusPercent(rate, eventBand.percent);
@@ -335,17 +364,22 @@ export function suggestRate(day: CalendarDay, rules: SuggestionRules = {}): Sugg
 		rate = plusPercent(rate, demandBand.percent);
 		steps.push({ rule: 'demandUplift', rate, percent: demandBand.percent, demand: day.demand, text: `demand ${day.demand}: ${signedPercent(demandBand.percent)} = ${formatAmount(rate)}` });
 	}
+	return steps;
+}
 
+/** The bounds a rate never leaves: the most per suggestion, then the minimum and maximum rate (which win), then the lowest rate there is. */
+function held(currentRate: number, rules: SuggestionRules, from: number): SuggestionStep[] {
+	const steps: SuggestionStep[] = [];
+	let rate = from;
 	const percent = rules.maxChangePercent === undefined ? DEFAULT_MAX_CHANGE_PERCENT : rules.maxChangePercent;
 	if (percent !== null) {
 		const moveBounds = rateBounds(currentRate, { maxChangePercent: percent });
-		const held = Math.min(Math.max(rate, moveBounds.lowest), moveBounds.highest);
-		if (held !== rate) {
-			rate = held;
+		const kept = Math.min(Math.max(rate, moveBounds.lowest), moveBounds.highest);
+		if (kept !== rate) {
+			rate = kept;
 			steps.push({ rule: 'maxChange', rate, percent, bound: rate, text: `capped at the most per suggestion, ${formatNumber(percent)} %: ${formatAmount(rate)}` });
 		}
 	}
-	const bounds = rateBounds(currentRate, rules);
 	if (rules.minRate !== undefined && rate < rules.minRate) {
 		rate = rules.minRate;
 		steps.push({ rule: 'minRate', rate, bound: rate, text: `raised to the minimum rate ${formatAmount(rate)}` });
@@ -358,28 +392,7 @@ export function suggestRate(day: CalendarDay, rules: SuggestionRules = {}): Sugg
 		rate = LOWEST_RATE;
 		steps.push({ rule: 'minRate', rate, bound: rate, text: `raised to ${formatAmount(rate)}, the lowest rate there is` });
 	}
-	const mode = rules.rounding ?? 'none';
-	if (mode !== 'none') {
-		const rounded = roundWithin(rate, mode, bounds);
-		if (rounded) {
-			rate = rounded.rate;
-			steps.push({ rule: 'rounding', rate, mode, text: rounded.text });
-		}
-	}
-	const change = round2(rate - currentRate);
-	const reason = steps.map((step) => step.text).join('; ') + (change === 0 ? '; no change' : '');
-	return {
-		date: day.date,
-		weekday: day.weekday,
-		currentRate,
-		suggestedRate: rate,
-		change,
-		changePercent: percentChange(currentRate, rate),
-		currency: day.myCurrency,
-		reason,
-		steps,
-		skipped: null,
-	};
+	return steps;
 }
 
 /** A suggestion for every date of the calendar, in its order. */
