@@ -134,3 +134,26 @@ describe('a digest lists every alert once', () => {
 		expect(again.items.map((item) => item.json.text)).toEqual(first.items.map((item) => item.json.text));
 	});
 });
+
+describe('the stored stay is its newest record whole', () => {
+	const one = staysOf([100001], [1], '2027-02-20', 1);
+	const day = (row: Record<string, unknown>) => String(row.rates).split(' ')[0];
+
+	it('takes every rate of a newer record whose compared rate did not move: net rate, total, hotel name', async () => {
+		await runRateChanges(api, DETECT, shopOf(one, FIRST, () => 150));
+		const newer = shopOf(one, SECOND, () => 150).map((record) => ({ ...record, netRate: 99.5, taxStatus: 0, taxAmount: 20, hotelName: 'Hotel 100001 & Spa' }));
+		const result = await runRateChanges(api, DETECT, newer);
+		expect(result.items).toEqual([]);
+		const [row] = api.rows('travel_pricing_rates');
+		expect(day(row)).toMatch(/^20=150\/99\.5\/170@/);
+		expect(row.hotelName).toBe('Hotel 100001 & Spa');
+	});
+
+	it('never sets a collection time back, though an older record arrives after a newer one', async () => {
+		await runRateChanges(api, DETECT, shopOf(one, SECOND, () => 150));
+		const before = api.rows('travel_pricing_rates')[0];
+		await runRateChanges(api, DETECT, shopOf(one, FIRST, () => 120));
+		const after = api.rows('travel_pricing_rates')[0];
+		expect([after.rates, after.collected]).toEqual([before.rates, before.collected]);
+	});
+});
