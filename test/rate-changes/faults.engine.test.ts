@@ -272,6 +272,31 @@ describe('a write n8n made though every answer to it was lost is recognised, and
 		clean = await oneRecordAtATime();
 	});
 
+	// The row keeps its last four writers only: other executions writing it during the backoff before
+	// a resend would push this one's token out, and its write, made, would count as lost (its alerts
+	// gone). So the row is read first, at once.
+	it('a compare-and-set whose answer was lost is looked into at once: the row is read before the update is sent again', async () => {
+		const api = await startStandIn();
+		try {
+			const run = runnerFor(api);
+			await run(DETECT, shopOf(stays, FIRST, baseRate));
+			let lostAt: number | undefined;
+			api.plan((request, index) => {
+				if (lostAt !== undefined || request.operation !== 'updateRows' || !isStayWrite(request.body as IDataObject)) return undefined;
+				lostAt = index;
+				return 'lostAfterCommit';
+			});
+			const result = await run(DETECT, [second[0]]);
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.changeType)).toEqual(['soldOut']);
+			const next = api.requests[(lostAt as number) + 1];
+			expect({ method: next.method, operation: next.operation }).toEqual({ method: 'GET', operation: 'readRows' });
+		} finally {
+			await api.settled();
+			await api.close();
+		}
+	});
+
 	it.each(WRITES.flatMap(([name, write]) => (['lostAfterCommit', 'error500AfterCommit'] as const).map((fault) => [name, fault, write] as const)))(
 		'%s, %s at every attempt: no execution fails, every alert once',
 		async (_, fault, write) => {

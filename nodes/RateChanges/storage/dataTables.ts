@@ -200,13 +200,15 @@ export class DataTables {
 	 * (SQLite), so a filter that names a row's current state is a compare-and-set: of two
 	 * executions that read the same state, only one gets the row back. `uncertain`: an attempt
 	 * before the last may have been applied (its answer was lost), so an empty answer may be this
-	 * very update, done already: the caller reads the row to tell.
+	 * very update, done already: the caller reads the row to tell. With `applied`, that is asked at
+	 * once after a lost answer (or a 500), and the update is sent again only when it says no.
 	 */
-	async updateRows(table: TableHandle, filter: RowFilter, data: IDataObject): Promise<{ rows: Row[]; uncertain: boolean }> {
+	async updateRows(table: TableHandle, filter: RowFilter, data: IDataObject, applied?: () => Promise<boolean>): Promise<{ rows: Row[]; uncertain: boolean }> {
 		const { body, uncertain } = await this.sendWithOutcome<Row[] | boolean>('PATCH', `/data-tables/${table.id}/rows/update`, {
 			table,
 			body: { filter: filter as unknown as IDataObject, data, returnData: true },
-			idempotent: true,
+			idempotent: applied === undefined,
+			confirm: applied,
 		});
 		return { rows: Array.isArray(body) ? body : [], uncertain };
 	}

@@ -121,7 +121,11 @@ export class MonthRows {
 		const sameState = allOf(eq('id', stored.id), eq('writers', String(stored.writers ?? '')));
 		let answer: { rows: Row[]; uncertain: boolean };
 		try {
-			answer = await this.api.updateRows(this.table, sameState, { ...write.data, writers: writersAfter(token, stored.writers) });
+			// A lost answer is looked into at once, not after the resend's backoff: the row keeps only its
+			// last WRITERS_KEPT writers, and other executions writing it meanwhile would push this one out.
+			answer = await this.api.updateRows(this.table, sameState, { ...write.data, writers: writersAfter(token, stored.writers) }, async () =>
+				wroteBy((await this.read([write.key])).get(write.key), token),
+			);
 		} catch (error) {
 			// No attempt got an answer that counts (lost, or a 500, each time), yet the first may have
 			// got in: the row tells, so the execution does not stop between its rows and its confirm.
