@@ -306,3 +306,35 @@ describe('a write n8n made though every answer to it was lost is recognised, and
 		60_000,
 	);
 });
+
+describe('an execution that died between its write and its confirm is recognised however many write the row after it', () => {
+	it('puts its alerts out once on n8n\'s Retry, after ten other executions wrote the same month row', async () => {
+		const api = await startStandIn();
+		try {
+			const run = runnerFor(api);
+			const month = staysOf([100001], [1], '2027-03-01', 12);
+			await run(DETECT, shopOf(month, FIRST, baseRate));
+			// The first stay moves 30 %; its execution writes the month row, then n8n fails every
+			// attempt to confirm its alerts (500, nothing stored), and the execution stops.
+			const dying = shopOf(month.slice(0, 1), SECOND, (stay, index) => Math.round(baseRate(stay, index) * 130) / 100);
+			api.plan((request) => (request.operation === 'updateRows' && JSON.stringify(request.body).includes('"confirmed"') ? 'error500BeforeCommit' : undefined));
+			const died = await run(DETECT, dying);
+			api.plan(undefined);
+			expect(died.error).toBeDefined();
+			// Ten executions, one record each, write the same month row after it.
+			for (let index = 1; index <= 10; index++) {
+				const later = shopOf([month[index]], SECOND, () => baseRate(month[index], index));
+				expect((await run(DETECT, later)).error).toBeUndefined();
+			}
+			expect(String(api.rows('travel_pricing_rates')[0].writers).split(' ').length).toBeGreaterThan(4);
+			const retried = await run(DETECT, dying, { mode: 'retry' });
+			expect(retried.error).toBeUndefined();
+			expect(retried.items.map((item) => changeText(item.json))).toEqual([`100001|1|2027-03-01|Double|up|${baseRate(month[0], 0)}|${Math.round(baseRate(month[0], 0) * 130) / 100}`]);
+			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
+			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(1);
+		} finally {
+			await api.settled();
+			await api.close();
+		}
+	}, 60_000);
+});

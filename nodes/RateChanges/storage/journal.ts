@@ -105,8 +105,13 @@ export class Journal {
 
 	/** Entries still tentative: those of executions running now, and orphans. */
 	async tentative(): Promise<Entry[]> {
-		return (await this.api.readRows(this.table, allOf(eq('state', 'tentative')))).map(entryOf);
+		const entries = (await this.api.readRows(this.table, allOf(eq('state', 'tentative')))).map(entryOf);
+		for (const entry of entries) this.unconfirmed.add(entry.token);
+		return entries;
 	}
+
+	/** The tokens of entries this execution has seen tentative: month rows keep them among their writers (monthRows.ts). */
+	readonly unconfirmed = new Set<string>();
 
 	/**
 	 * Claims every confirmed entry no digest has reported: n8n runs the filter and the change as

@@ -33,8 +33,16 @@ const SETTLE_MS = 200;
 /** A row left by an execution that lost a race (or died before removing it) is removed after this long. */
 const STRAY_AGE_MS = 10 * 60_000;
 
-export function writersAfter(token: string, previous: unknown): string {
-	return [token, ...writersOf(previous)].slice(0, WRITERS_KEPT).join(' ');
+/**
+ * The writers after this write: its token, the last writes before it, and every earlier one whose
+ * alerts are not confirmed yet (`pinned`, the tokens of tentative entries): while an execution
+ * may have died between its write and its confirm, its token stays, however many executions write
+ * the row after it, so the entry it left can still be told true or false.
+ */
+export function writersAfter(token: string, previous: unknown, pinned: ReadonlySet<string> = new Set()): string {
+	const earlier = writersOf(previous);
+	const recent = earlier.filter((writer) => !pinned.has(writer)).slice(0, WRITERS_KEPT - 1);
+	return [token, ...recent, ...earlier.filter((writer) => pinned.has(writer))].join(' ');
 }
 
 function writersOf(value: unknown): string[] {
@@ -99,14 +107,15 @@ export class MonthRows {
 		return { counting, strays };
 	}
 
-	async write(token: string, writes: readonly MonthWrite[]): Promise<WriteResult> {
+	/** Writes each month; `pinned`: tokens whose entries are still tentative, kept in every row's writers. */
+	async write(token: string, writes: readonly MonthWrite[], pinned: ReadonlySet<string> = new Set()): Promise<WriteResult> {
 		const result: WriteResult = { won: new Set(), lost: new Map() };
 		const inserts = writes.filter((write) => write.stored === undefined);
 		await Promise.all(
 			writes
 				.filter((write) => write.stored !== undefined)
 				.map(async (write) => {
-					const now = await this.compareAndSet(token, write);
+					const now = await this.compareAndSet(token, write, pinned);
 					if (now === 'won') result.won.add(write.key);
 					else result.lost.set(write.key, now);
 				}),
@@ -116,14 +125,14 @@ export class MonthRows {
 	}
 
 	/** Writes over the stored row if it is still as read; 'won', or the row as it is now (none: it was deleted meanwhile). */
-	private async compareAndSet(token: string, write: MonthWrite): Promise<'won' | StoredRow | undefined> {
+	private async compareAndSet(token: string, write: MonthWrite, pinned: ReadonlySet<string>): Promise<'won' | StoredRow | undefined> {
 		const stored = write.stored as StoredRow;
 		const sameState = allOf(eq('id', stored.id), eq('writers', String(stored.writers ?? '')));
 		let answer: { rows: Row[]; uncertain: boolean };
 		try {
 			// A lost answer is looked into at once, not after the resend's backoff: the row keeps only its
 			// last WRITERS_KEPT writers, and other executions writing it meanwhile would push this one out.
-			answer = await this.api.updateRows(this.table, sameState, { ...write.data, writers: writersAfter(token, stored.writers) }, async () =>
+			answer = await this.api.updateRows(this.table, sameState, { ...write.data, writers: writersAfter(token, stored.writers, pinned) }, async () =>
 				wroteBy((await this.read([write.key])).get(write.key), token),
 			);
 		} catch (error) {

@@ -58,6 +58,7 @@ export async function writeInRounds<TExtra>(
 		const { won, lost } = await rows.write(
 			token,
 			writes.map((monthPlan) => ({ key: monthPlan.key, stored: current.get(monthPlan.key), data: monthPlan.data as IDataObject })),
+			store.journal.unconfirmed,
 		);
 		const wonAlerts = alerts.filter((alert) => won.has(alert.block));
 		if (alerts.length > 0 && (await store.journal.confirm(token, wonAlerts))) result.alerts.push(...wonAlerts);
