@@ -285,6 +285,8 @@ export interface RunNodeOptions {
 	mode?: RunWorkflowOptions['mode'];
 	cancelWith?: RunWorkflowOptions['cancelWith'];
 	workflowId?: string;
+	/** n8n numbers its executions ("4711"); a UUID each run unless given. */
+	executionId?: string;
 }
 
 export interface NodeRunResult {
@@ -333,7 +335,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 			connections: { Items: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
 			settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
 		},
-		{ credentials: options.credentials, mode: options.mode, cancelWith: options.cancelWith, workflowId: options.workflowId },
+		{ credentials: options.credentials, mode: options.mode, cancelWith: options.cancelWith, workflowId: options.workflowId, executionId: options.executionId },
 	);
 	const taskData = run.data.resultData.runData[NODE_NAME]?.[0];
 	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);
