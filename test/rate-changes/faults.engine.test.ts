@@ -338,3 +338,50 @@ describe('an execution that died between its write and its confirm is recognised
 		}
 	}, 60_000);
 });
+
+describe('an execution that confirmed a round of writes and failed in a later one', () => {
+	it("puts out the first round's alerts on n8n's Retry too, once, and the digest lists each once", async () => {
+		const api = await startStandIn();
+		try {
+			const run = runnerFor(api);
+			// Two check-in months: 31 March in one month row, 1 and 2 April in the next.
+			const stays = staysOf([100001], [1], '2027-03-31', 3);
+			await run(DETECT, shopOf(stays, FIRST, baseRate));
+			const moved = (stay: StaySpec, index: number) => Math.round(baseRate(stay, index) * 130) / 100;
+			const april = api.rows('travel_pricing_rates').find((row) => JSON.stringify(row).includes('2027-04'));
+			expect(april).toBeDefined();
+			const aprilCas = (request: { operation?: string; body?: unknown }) =>
+				request.operation === 'updateRows' && JSON.stringify(request.body).includes(`"value":${String(april?.id)}`) && JSON.stringify(request.body).includes('"writers"');
+			// As this execution's first write of the April row arrives, another execution writes that row
+			// (2 April moves): the first round gets the March row in and confirms its alert, the April
+			// row goes to a second round, where n8n fails every attempt (500, nothing stored).
+			let otherRunning = false;
+			let aprilWrites = 0;
+			api.onRequest(async (request) => {
+				if (otherRunning || !aprilCas(request) || aprilWrites++ > 0) return;
+				otherRunning = true;
+				expect((await run(DETECT, shopOf(stays.slice(2), FIRST.replace('T06', 'T07'), (stay) => moved(stay, 2)))).error).toBeUndefined();
+				otherRunning = false;
+			});
+			api.plan((request) => (!otherRunning && aprilCas(request) && aprilWrites > 1 ? 'error500BeforeCommit' : undefined));
+			const failing = shopOf(stays.slice(0, 2), SECOND, moved);
+			const failed = await run(DETECT, failing);
+			api.onRequest(undefined);
+			api.plan(undefined);
+			expect(failed.error).toBeDefined();
+			expect(aprilWrites).toBeGreaterThan(1);
+
+			const retried = await run(DETECT, failing, { mode: 'retry' });
+			expect(retried.error).toBeUndefined();
+			expect(retried.items.map((item) => changeText(item.json)).sort()).toEqual([
+				`100001|1|2027-03-31|Double|up|${baseRate(stays[0], 0)}|${moved(stays[0], 0)}`,
+				`100001|1|2027-04-01|Double|up|${baseRate(stays[1], 1)}|${moved(stays[1], 1)}`,
+			]);
+			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
+			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(3);
+		} finally {
+			await api.settled();
+			await api.close();
+		}
+	}, 60_000);
+});

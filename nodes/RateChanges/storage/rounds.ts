@@ -6,9 +6,11 @@ import type { Store } from './tables';
 
 /**
  * The rounds in which an operation writes its month rows (monthRows.ts) and its alerts
- * (journal.ts): each round writes the alerts first (tentative), then the rows, then confirms the
- * alerts of the rows that got in. A row another execution wrote in the meantime is read again and
- * planned anew in the next round, with what is there now.
+ * (journal.ts): each round writes the alerts first (tentative), then the rows. A row another
+ * execution wrote in the meantime is read again and planned anew in the next round, with what is
+ * there now. Once every round is done, the alerts of the rows that got in are confirmed, round by
+ * round: an execution that fails in a later round leaves every round's entry tentative, so n8n's
+ * Retry of it (or the digest) finds them all and puts their alerts out, the first round's too.
  */
 
 /** What one month row becomes: its columns (none when nothing in it moves) and the alerts that write makes. */
@@ -47,6 +49,7 @@ export async function writeInRounds<TExtra>(
 	const result: RoundsResult<TExtra> = { written: new Map(), alerts: [], contested: [] };
 	let pending = [...keys];
 	let current = new Map(stored);
+	const entries: Array<{ token: string; alerts: JournalAlert[] }> = [];
 	for (let round = 1; pending.length > 0 && round <= MAX_ROUNDS; round++) {
 		if (round > 1) await sleep(Math.random() * ROUND_PAUSE_MS * round);
 		const token = newToken(context);
@@ -60,12 +63,12 @@ export async function writeInRounds<TExtra>(
 			writes.map((monthPlan) => ({ key: monthPlan.key, stored: current.get(monthPlan.key), data: monthPlan.data as IDataObject })),
 			store.journal.unconfirmed,
 		);
-		const wonAlerts = alerts.filter((alert) => won.has(alert.block));
-		if (alerts.length > 0 && (await store.journal.confirm(token, wonAlerts))) result.alerts.push(...wonAlerts);
+		if (alerts.length > 0) entries.push({ token, alerts: alerts.filter((alert) => won.has(alert.block)) });
 		for (const monthPlan of writes) if (won.has(monthPlan.key)) result.written.set(monthPlan.key, monthPlan);
 		pending = [...lost.keys()];
 		current = new Map([...lost].flatMap(([key, row]) => (row ? [[key, row] as const] : [])));
 	}
+	for (const entry of entries) if (await store.journal.confirm(entry.token, entry.alerts)) result.alerts.push(...entry.alerts);
 	result.contested = pending;
 	return result;
 }
