@@ -385,3 +385,45 @@ describe('an execution that confirmed a round of writes and failed in a later on
 		}
 	}, 60_000);
 });
+
+describe('an execution whose later round got no row in, and whose empty entry n8n would not remove', () => {
+	it('still ends well and puts out every alert once', async () => {
+		const api = await startStandIn();
+		try {
+			const run = runnerFor(api);
+			const stays = staysOf([100001], [1], '2027-03-31', 4);
+			await run(DETECT, shopOf(stays, FIRST, baseRate));
+			const moved = (stay: StaySpec, index: number) => Math.round(baseRate(stay, index) * 130) / 100;
+			const april = api.rows('travel_pricing_rates').find((row) => JSON.stringify(row).includes('2027-04'));
+			const aprilCas = (request: { operation?: string; body?: unknown }) =>
+				request.operation === 'updateRows' && JSON.stringify(request.body).includes(`"value":${String(april?.id)}`) && JSON.stringify(request.body).includes('"writers"');
+			// Another execution writes the April row as this one's first and second writes of it arrive
+			// (2, then 3 April move): the second round gets nothing in, and n8n fails every attempt to
+			// remove that round's entry.
+			let otherRunning = false;
+			let aprilWrites = 0;
+			api.onRequest(async (request) => {
+				if (otherRunning || !aprilCas(request) || ++aprilWrites > 2) return;
+				otherRunning = true;
+				const stay = aprilWrites + 1;
+				expect((await run(DETECT, shopOf([stays[stay]], FIRST.replace('T06', `T0${6 + aprilWrites}`), () => moved(stays[stay], stay)))).error).toBeUndefined();
+				otherRunning = false;
+			});
+			api.plan((request) => (!otherRunning && request.operation === 'deleteRows' && JSON.stringify(request).includes('tentative') ? 'error500BeforeCommit' : undefined));
+			const result = await run(DETECT, shopOf(stays.slice(0, 2), SECOND, moved));
+			api.onRequest(undefined);
+			api.plan(undefined);
+			expect(aprilWrites).toBe(3);
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => changeText(item.json)).sort()).toEqual([
+				`100001|1|2027-03-31|Double|up|${baseRate(stays[0], 0)}|${moved(stays[0], 0)}`,
+				`100001|1|2027-04-01|Double|up|${baseRate(stays[1], 1)}|${moved(stays[1], 1)}`,
+			]);
+			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
+			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(4);
+		} finally {
+			await api.settled();
+			await api.close();
+		}
+	}, 60_000);
+});
