@@ -427,3 +427,36 @@ describe('an execution whose later round got no row in, and whose empty entry n8
 		}
 	}, 60_000);
 });
+
+describe("a Retry that resolved another execution's orphan and then failed itself", () => {
+	it("leaves the orphan to the next Retry, which puts its alerts out once", async () => {
+		const api = await startStandIn();
+		try {
+			const run = runnerFor(api);
+			const stays = staysOf([100001], [1], '2027-03-31', 2);
+			await run(DETECT, shopOf(stays, FIRST, baseRate));
+			const moved = (stay: StaySpec, index: number) => Math.round(baseRate(stay, index) * 130) / 100;
+			const april = api.rows('travel_pricing_rates').find((row) => JSON.stringify(row).includes('2027-04'));
+			const aprilCas = (request: { operation?: string; body?: unknown }) =>
+				request.operation === 'updateRows' && JSON.stringify(request.body).includes(`"value":${String(april?.id)}`) && JSON.stringify(request.body).includes('"writers"');
+			// n8n fails every write of the April row: the execution gets March in and stops, and so does
+			// its first Retry, after finding that March happened.
+			api.plan((request) => (aprilCas(request) ? 'error500BeforeCommit' : undefined));
+			const shop = shopOf(stays, SECOND, moved);
+			expect((await run(DETECT, shop)).error).toBeDefined();
+			expect((await run(DETECT, shop, { mode: 'retry' })).error).toBeDefined();
+			api.plan(undefined);
+			const retried = await run(DETECT, shop, { mode: 'retry' });
+			expect(retried.error).toBeUndefined();
+			expect(retried.items.map((item) => changeText(item.json)).sort()).toEqual([
+				`100001|1|2027-03-31|Double|up|${baseRate(stays[0], 0)}|${moved(stays[0], 0)}`,
+				`100001|1|2027-04-01|Double|up|${baseRate(stays[1], 1)}|${moved(stays[1], 1)}`,
+			]);
+			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
+			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(2);
+		} finally {
+			await api.settled();
+			await api.close();
+		}
+	}, 60_000);
+});

@@ -4,7 +4,7 @@ import { requestLimiter, type Settled } from '../../shared/concurrency';
 import { checkItems, failedItem } from '../../shared/itemOutcomes';
 import { keepTidy, type TidyTable } from '../storage/housekeeping';
 import { newToken, type JournalAlert } from '../storage/journal';
-import { resolveOrphans } from '../storage/orphans';
+import { confirmOrphans, findOrphans } from '../storage/orphans';
 import { MAX_ROUNDS } from '../storage/rounds';
 import { openJournal, type Store } from '../storage/tables';
 import { newestPerStay, readObservation, type Observation, type RateField } from '../rules/observation';
@@ -82,16 +82,18 @@ export async function withRecordStore(
 	const limiter = requestLimiter(context.getNode(), [settings]);
 	const store = await openJournal(context, limiter, settings.changesTable);
 	const mine = operation.recordKeys(records);
-	const resolved = await resolveOrphans(store, {
+	const token = newToken(context);
+	const orphans = await findOrphans(store, {
 		operation: operation.name,
 		sameRecords: (alert) => mine.has(operation.alertKey(alert)),
 		retry: context.getMode() === 'retry',
-		token: newToken(context),
+		token,
 	});
 	const newestCollected = records.observed.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
-	// The day's clean-up comes before the operation's writes: once its alerts are confirmed, nothing
-	// but handing out its items is left to the execution.
+	// The day's clean-up comes before the operation's writes, and the orphans found are confirmed
+	// after them: once alerts are confirmed, nothing but handing out the items is left to the execution.
 	const result = await run(store, async (tables) => await keepTidy(store, tables, newestCollected, settings.keepChangesDays));
+	const resolved = await confirmOrphans(store, orphans, token);
 	return inItemOrder(context, records, result, [...result.alerts, ...resolved]);
 }
 

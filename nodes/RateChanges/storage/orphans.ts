@@ -29,17 +29,37 @@ function isOrphan(entry: Entry, search: OrphanSearch, now: number): boolean {
 	return search.retry || now - Date.parse(entry.createdAt) >= ORPHAN_AFTER_MS;
 }
 
-/** Resolves the orphans the search allows; the alerts this execution now owns (it confirmed their entries). */
-export async function resolveOrphans(store: Store, search: OrphanSearch): Promise<JournalAlert[]> {
+/** An orphan this execution may resolve: its entry, and the alerts whose rows name it. */
+export interface Orphan {
+	entry: Entry;
+	happened: JournalAlert[];
+}
+
+/**
+ * The orphans the search allows, with what happened of each, read now and confirmed later
+ * (`confirmOrphans`): an execution confirms them once its own writes are done, so that one that
+ * fails on the way leaves them to the next (n8n's next Retry of it), not confirmed and put out by
+ * no one. A row keeps the tokens of tentative entries (monthRows.ts), so what happened stays true.
+ */
+export async function findOrphans(store: Store, search: OrphanSearch): Promise<Orphan[]> {
 	const now = Date.now();
 	const orphans = (await store.journal.tentative()).filter((entry) => isOrphan(entry, search, now));
-	const owned = await Promise.all(orphans.map(async (entry) => await resolve(store.journal, entry, search.token)));
+	return await Promise.all(orphans.map(async (entry) => ({ entry, happened: await happenedOf(store.journal, entry) })));
+}
+
+/** Confirms the orphans in this execution's name; the alerts it now owns (another may have confirmed some first). */
+export async function confirmOrphans(store: Store, orphans: readonly Orphan[], token: string): Promise<JournalAlert[]> {
+	const owned = await Promise.all(orphans.map(async ({ entry, happened }) => ((await store.journal.confirm(entry.token, happened, token)) ? happened : [])));
 	return owned.flat();
 }
 
-async function resolve(journal: Journal, entry: Entry, token: string): Promise<JournalAlert[]> {
+/** Resolves the orphans the search allows at once; the alerts this execution now owns. */
+export async function resolveOrphans(store: Store, search: OrphanSearch): Promise<JournalAlert[]> {
+	return await confirmOrphans(store, await findOrphans(store, search), search.token);
+}
+
+async function happenedOf(journal: Journal, entry: Entry): Promise<JournalAlert[]> {
 	const table: TableHandle = { id: entry.monthTable, spec: { ...journal.table.spec, name: entry.monthTable }, columns: new Set() };
 	const rows = await new MonthRows(journal.api, table).read([...new Set(entry.alerts.map((alert) => alert.block))]);
-	const happened = entry.alerts.filter((alert) => wroteBy(rows.get(alert.block), entry.token));
-	return (await journal.confirm(entry.token, happened, token)) ? happened : [];
+	return entry.alerts.filter((alert) => wroteBy(rows.get(alert.block), entry.token));
 }
