@@ -10,6 +10,8 @@ import { packageWeight } from './cases/packageWeight';
 import { perItemRequests, type PerItemCase } from './cases/perItemRequests';
 import { queueTrigger } from './cases/queueTrigger';
 import { rateChanges } from './cases/rateChanges';
+import { rateChangesGroup } from './cases/rateChangesGroup';
+import { rateChangesYear } from './cases/rateChangesYear';
 import { ABSENT_HOTEL, filteredRateTrigger, KEPT_HOTEL, rateTrigger, type FilteredTriggerCase, type Receiver, type TriggerCase } from './cases/rateTrigger';
 import { startBenchEnvironment, type BenchEnvironment } from './environment';
 import { progress } from './measure';
@@ -50,6 +52,10 @@ const OUTPUT = ONLY && !UPDATE ? path.join(os.tmpdir(), 'travel-pricing-bench-pa
  * process, queue mode with 2 and with 1 worker), each at a few records a second on 2 busy cores.
  */
 const QUEUE_RECORDS = Number(process.env.BENCH_QUEUE_RECORDS ?? 300);
+/** Benchmark 8's days of daily shops (a year by default: about 35 minutes a run in-process, seven runs). */
+const YEAR_DAYS = Number(process.env.BENCH_YEAR_DAYS ?? 365);
+/** Benchmark 9's days: the group's first shop and its daily shops after it. */
+const GROUP_DAYS = Number(process.env.BENCH_GROUP_DAYS ?? 3);
 /** The bearer token the sandbox's deliveries carry, checked by the trigger and by the Webhook node. */
 const DELIVERY_TOKEN = 'bench-delivery-token-5b1f0c';
 
@@ -88,12 +94,12 @@ function sharedSeeds(sandbox: Sandbox): { workflows: WorkflowSeed[]; credentials
  * from the spec given here (the sides compared, the targets, what bounds a miss).
  *
  * Where it runs: in the n8n the benchmarks share (its sandbox, workflows and credentials), in
- * table order; after that n8n has stopped, with its n8n install and the package's tarball; or in
- * n8n instances of its own, after the shared one is gone.
+ * table order; after that n8n has stopped, with its n8n install and the package's tarball; in
+ * n8n instances of its own, after the shared one is gone; or in this process, against stand-ins.
  */
 type BenchCase = { id: string; title: string } & (
 	| { on: 'shared n8n' | 'after the shared n8n'; run(env: BenchEnvironment): Promise<BenchmarkResult> }
-	| { on: 'own n8n'; run(): Promise<BenchmarkResult> }
+	| { on: 'own n8n' | 'in process'; run(): Promise<BenchmarkResult> }
 );
 
 /** Benchmark 1: one request per input item, the package's node against the HTTP Request node. */
@@ -209,6 +215,9 @@ const CASES: BenchCase[] = [
 	{ id: '5', title: 'Package weight', on: 'after the shared n8n', run: (env) => packageWeight(env.runtime, env.tarball, ROUNDS) },
 	// Its own n8n instances: one process and queue mode, at each pool size.
 	{ id: '6', title: 'Rate Record Trigger in queue mode', on: 'own n8n', run: () => queueTrigger(VERSION, QUEUE_RECORDS, DELIVERY_TOKEN) },
+	// In n8n's engine against the Data Tables stand-in, whose size models are n8n's measures.
+	{ id: '8', title: "Rate Changes over a year: the one-hotel set's tables, day by day", on: 'in process', run: () => rateChangesYear({ days: YEAR_DAYS, singleRecordDays: Math.min(YEAR_DAYS, 20) }) },
+	{ id: '9', title: 'Rate Changes at group scale: 1.1M stays on Postgres', on: 'in process', run: () => rateChangesGroup(GROUP_DAYS) },
 ];
 
 async function main(): Promise<void> {
@@ -252,7 +261,7 @@ async function main(): Promise<void> {
 	};
 
 	const chosen = CASES.filter((benchCase) => wanted(benchCase.id));
-	if (chosen.some((benchCase) => benchCase.on !== 'own n8n')) {
+	if (chosen.some((benchCase) => benchCase.on === 'shared n8n' || benchCase.on === 'after the shared n8n')) {
 		try {
 			env = await startBenchEnvironment(VERSION, sharedSeeds);
 			const shared = env;
@@ -263,7 +272,7 @@ async function main(): Promise<void> {
 		const stopped = env;
 		for (const benchCase of chosen) if (benchCase.on === 'after the shared n8n') await measure(benchCase, () => benchCase.run(stopped));
 	}
-	for (const benchCase of chosen) if (benchCase.on === 'own n8n') await measure(benchCase, () => benchCase.run());
+	for (const benchCase of chosen) if (benchCase.on === 'own n8n' || benchCase.on === 'in process') await measure(benchCase, () => benchCase.run());
 
 	save();
 	progress(`done in ${formatDuration(Date.now() - started)}: ${path.join(OUTPUT, 'results.md')}`);
