@@ -26,6 +26,15 @@ export function e2eVersions(): string[] {
 }
 
 /**
+ * The versions the long suites run on (a season of daily shops, n8n at its Data Tables size limit,
+ * a shop one record a delivery): none unless E2E_LONG=1, since each keeps n8n busy for many
+ * minutes (docs/e2e.md).
+ */
+export function longE2eVersions(): string[] {
+	return process.env.E2E_LONG === '1' ? e2eVersions() : [];
+}
+
+/**
  * Whether this n8n's public API has Data Tables, where Rate Changes keeps its tables: from 2.8 on,
  * not in 1.x. On 1.x the suites prove the refusal (NO_DATA_TABLES_REFUSAL) instead.
  */

@@ -25,6 +25,7 @@ export {
 	mcpBearerCredential,
 	N8N_API_CREDENTIAL,
 	n8nApiCredential,
+	rateChangesKeyScopes,
 	serviceCredentials,
 	type ServiceAccess,
 } from './credentials';
@@ -32,6 +33,7 @@ export { installDebianPackages, onPath } from './debian';
 export {
 	E2E_OWNER,
 	e2eVersions,
+	longE2eVersions,
 	NO_DATA_TABLES_REFUSAL,
 	publicApiHasDataTables,
 	startE2e,
@@ -50,7 +52,10 @@ export {
 	type McpTransport,
 } from './mcp';
 export { jsonLogEntries, N8nProcess, START_TIMEOUT_MS } from './n8nProcess';
-export { N8nRestClient, type Owner, type RestResponse } from './rest';
+export { N8nRestClient, type ExecutionError, type Owner, type RestResponse, type StoredExecution } from './rest';
+export { retryFailedExecutions, type Recovery } from './recovery';
+export { dataTablesUsage, fillDataTables, type DataTablesUsage } from './dataTablesFill';
+export { shareOfWrites, startFaultProxy, type FaultProxy, type ProxiedRequest, type ProxyFault, type ProxyLogEntry, type ProxyPlan, type WriteFaults } from './faultProxy';
 export { outputOf, parseRun, type WorkflowRun } from './workflowRun';
 export { startScriptedModel, type ScriptedModel } from './scriptedModel';
 export { freePort, runChecked, runCommand, spawnGroup, type GroupProcess } from './processes';

@@ -57,7 +57,7 @@ export class N8nInstance extends N8nRestClient {
 		this.userFolder = options.userFolder;
 		this.port = options.port;
 		this.ownsFolder = options.ownsFolder;
-		this.extraEnv = options.env ?? {};
+		this.extraEnv = { ...options.env };
 		this.logFile = path.join(this.userFolder, 'n8n.log');
 		this.encryptionKey = options.encryptionKey ?? keptEncryptionKey(this.n8nFolder) ?? randomBytes(24).toString('hex');
 		this.commands = new N8nCli(this.runtime, this.userFolder, (brokerPort) => this.env(brokerPort));
@@ -156,8 +156,10 @@ export class N8nInstance extends N8nRestClient {
 		await this.server.stop();
 	}
 
-	async restart(): Promise<void> {
+	/** Stops n8n and starts it again, with `env` added to its environment from now on (a new limit, say). */
+	async restart(env: Record<string, string> = {}): Promise<void> {
 		await this.stop();
+		Object.assign(this.extraEnv, env);
 		await this.start();
 	}
 

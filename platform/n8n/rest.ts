@@ -15,6 +15,23 @@ export interface Owner {
 	lastName: string;
 }
 
+/** The error an execution ended with, and the node it came from. */
+export interface ExecutionError {
+	node?: string;
+	message: string;
+	description?: string;
+}
+
+/** A stored execution: how it ended, the execution it retries (mode 'retry'), its run data and error. */
+export interface StoredExecution {
+	id: string;
+	status: string;
+	mode: string;
+	retryOf?: string;
+	run: WorkflowRun;
+	error?: ExecutionError;
+}
+
 export interface RestResponse<T = unknown> {
 	status: number;
 	body: T;
@@ -285,17 +302,13 @@ export class N8nRestClient {
 		nodeName: string,
 		{ except = new Set<string>(), concurrency = 8 }: { except?: ReadonlySet<string>; concurrency?: number } = {},
 	): Promise<Array<Array<Record<string, unknown>>>> {
-		const flatted = createRequire(path.join(this.n8nRuntime.dir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): unknown };
 		const ids = (await this.executionIds(workflowId)).filter((id) => !except.has(id));
 		const outputs: Array<Array<Record<string, unknown>>> = new Array(ids.length);
 		let next = 0;
 		const worker = async (): Promise<void> => {
 			while (next < ids.length) {
 				const index = next++;
-				const response = await this.request<{ data: { data: string } }>('GET', `/rest/executions/${ids[index]}`);
-				if (response.status !== 200) throw new Error(`/rest/executions/${ids[index]} answered ${response.status}`);
-				const run = { data: flatted.parse(response.body.data.data) } as WorkflowRun;
-				outputs[index] = outputOf(run, nodeName);
+				outputs[index] = outputOf((await this.execution(ids[index])).run, nodeName);
 			}
 		};
 		await Promise.all(Array.from({ length: concurrency }, worker));
@@ -306,17 +319,42 @@ export class N8nRestClient {
 	 * The error each stored execution of a workflow ended with, with the node it came from, newest
 	 * first (null for an execution that ended without one).
 	 */
-	async executionErrors(workflowId: string): Promise<Array<{ node?: string; message: string; description?: string } | null>> {
-		const flatted = createRequire(path.join(this.n8nRuntime.dir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): unknown };
-		const errors: Array<{ node?: string; message: string; description?: string } | null> = [];
-		for (const id of await this.executionIds(workflowId)) {
-			const response = await this.request<{ data: { data: string } }>('GET', `/rest/executions/${id}`);
-			if (response.status !== 200) throw new Error(`/rest/executions/${id} answered ${response.status}`);
-			const run = { data: flatted.parse(response.body.data.data) } as WorkflowRun;
-			const error = run.data.resultData.error as { message: string; description?: string; node?: { name: string } } | undefined;
-			errors.push(error ? { node: error.node?.name, message: error.message, description: error.description } : null);
-		}
+	async executionErrors(workflowId: string): Promise<Array<ExecutionError | null>> {
+		const errors: Array<ExecutionError | null> = [];
+		for (const id of await this.executionIds(workflowId)) errors.push((await this.execution(id)).error ?? null);
 		return errors;
+	}
+
+	/**
+	 * One stored execution as the editor's execution view reads it (n8n stores run data in the
+	 * "flatted" format, parsed here with n8n's own copy of that library).
+	 */
+	async execution(id: string): Promise<StoredExecution> {
+		const flatted = createRequire(path.join(this.n8nRuntime.dir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): unknown };
+		const response = await this.request<{ data: { id: string; status: string; mode: string; retryOf?: string | null; data: string } }>('GET', `/rest/executions/${id}`);
+		if (response.status !== 200) throw new Error(`/rest/executions/${id} answered ${response.status}`);
+		const { status, mode, retryOf, data } = response.body.data;
+		const run = { data: flatted.parse(data) } as WorkflowRun;
+		const error = run.data.resultData.error as { message: string; description?: string; node?: { name: string } } | undefined;
+		return {
+			id: String(id),
+			status,
+			mode,
+			retryOf: retryOf ? String(retryOf) : undefined,
+			run,
+			...(error ? { error: { node: error.node?.name, message: error.message, description: error.description } } : {}),
+		};
+	}
+
+	/**
+	 * Retries a failed execution as the editor's Retry ("Retry with original workflow") does: n8n
+	 * runs it again in mode 'retry' from the node that failed, with what the nodes before it put
+	 * out. Resolves once the retry has finished, with its id and how it ended.
+	 */
+	async retryExecution(id: string): Promise<{ id: string; status: string }> {
+		const response = await this.request<{ data: { id: string | number; status: string } }>('POST', `/rest/executions/${id}/retry`, { loadWorkflow: false });
+		if (response.status !== 200) throw new Error(`Retrying execution ${id} answered ${response.status}: ${response.text.slice(0, 500)}`);
+		return { id: String(response.body.data.id), status: response.body.data.status };
 	}
 
 	/**

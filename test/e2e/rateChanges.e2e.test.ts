@@ -1,5 +1,5 @@
 import { startInbox, type Inbox } from '../../platform/inbox';
-import type { ExpectedChange, RunSummary } from '../../platform/sandbox';
+import type { RunSummary } from '../../platform/sandbox';
 import {
 	demoExample,
 	digestExample,
@@ -13,6 +13,7 @@ import {
 	type WorkflowSeed,
 } from '../../platform/n8n';
 import { describeVersions } from './describeVersions';
+import { changeIdentity, passesRule } from './rateChangeAlerts';
 
 /**
  * The "Rate change alerts" and "Rate change digest" examples in a real n8n against the sandbox:
@@ -25,36 +26,11 @@ import { describeVersions } from './describeVersions';
 
 const EXAMPLE = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
 const DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
-/** Detect Changes' Change At Least (%) in version 1.1, which the example keeps. */
-const CHANGE_AT_LEAST_PERCENT = 10;
 const SHOP_ID = 1;
 const RECORDS = 240;
 const DELIVERY = { perDelivery: 8, concurrency: 4 };
 
 type Record_ = Record<string, unknown>;
-
-/** A change as the sandbox expects it and as the node must report it. */
-function changeIdentity(change: Record_ | ExpectedChange): string {
-	const record = change as Record_;
-	return [
-		record.hotelCode,
-		record.websiteCode,
-		String(record.checkIn).slice(0, 10),
-		record.los,
-		record.guests,
-		record.roomType,
-		record.changeType,
-		record.previousRate,
-		record.rate,
-	].join('|');
-}
-
-/** Whether the example's rule alerts on a change the sandbox made (the node's rounding: a change in cents, its percent to two places). */
-function passesRule(change: ExpectedChange): boolean {
-	if (change.changeType === 'soldOut' || change.changeType === 'backOnSale') return true;
-	const cents = Math.round(((change.rate as number) - (change.previousRate as number)) * 100) / 100;
-	return Math.abs(Math.round((cents / (change.previousRate as number)) * 10_000) / 100) >= CHANGE_AT_LEAST_PERCENT;
-}
 
 function examples(inbox: Inbox): WorkflowSeed[] {
 	return [demoExample(EXAMPLE.file, inbox, EXAMPLE.id), digestExample(DIGEST.file, DIGEST.id, inbox)];

@@ -1,19 +1,23 @@
 import { startInbox, type Inbox } from '../../platform/inbox';
-import type { MarketInput, RunSummary } from '../../platform/sandbox';
+import type { MarketInput, RateRecord, RunSummary } from '../../platform/sandbox';
 import {
+	DEMO_SHOPS,
 	demoExample,
 	demoSmtpCredential,
 	digestExample,
 	API_CREDENTIAL,
 	e2eVersions,
+	longE2eVersions,
 	N8N_API_CREDENTIAL,
 	NO_DATA_TABLES_REFUSAL,
 	outputOf,
+	printProgress,
 	publicApiHasDataTables,
 	startE2e,
 	type E2eEnvironment,
 	type WorkflowSeed,
 } from '../../platform/n8n';
+import { expectedParityLosses, expectedUndercuts } from './compSet';
 import { describeVersions } from './describeVersions';
 
 /**
@@ -447,6 +451,70 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
 
 		const again = await env.n8n.execute(DIGEST.id);
 		expect(outputOf(again, 'Digest')).toEqual([]);
+		expect(inbox.emails()).toHaveLength(digests.length);
+	});
+});
+
+/**
+ * The first shop after the example is published, delivered as npm start's printed step delivers it
+ * (one record a delivery, twenty at once): each execution sees its one record and what the rates
+ * table holds when it reads it, and many reach a stay-night for the first time at once. Each
+ * undercut and parity loss alerted comes out of one execution, and the digest lists it once
+ * (issue 27 found 54 undercut rows for 10 stay-nights). The first execution of the shop to reach a
+ * stay-night decides for the shop from what it sees then, so every alert is one the whole comp set
+ * gives, though the whole comp set may give more.
+ */
+describeVersions(longE2eVersions().filter(publicApiHasDataTables), 'The first shop of the undercut and parity example, one record a delivery, in n8n %s', (version) => {
+	let env: E2eEnvironment;
+	let inbox: Inbox;
+
+	beforeAll(async () => {
+		inbox = await startInbox();
+		env = await startE2e({ version, workflows: examples(inbox), publish: [EXAMPLE.id], credentials: [demoSmtpCredential(inbox.smtp)] });
+	}, 30 * 60_000);
+
+	afterAll(async () => {
+		await env?.close();
+		await inbox?.close();
+	});
+
+	test('overlapping executions alert each undercut and parity loss once, and the digest lists each once', async () => {
+		const run = await env.sandbox.runShop(DEMO_SHOPS.today);
+		expect(run.byStatus).toEqual({ 200: run.records });
+		expect(await env.n8n.waitForExecutions(EXAMPLE.id, run.records)).toBe(run.records);
+		expect((await env.n8n.executionErrors(EXAMPLE.id)).filter(Boolean)).toEqual([]);
+		const records = env.sandbox
+			.deliveries()
+			.filter((delivery) => delivery.runId === run.runId)
+			.flatMap((delivery) => [delivery.body].flat() as RateRecord[]);
+		const output = async (node: string) => (await env.n8n.executionOutputs(EXAMPLE.id, node)).flat();
+		const alerted = {
+			undercuts: (await output('Compare with my hotel')).map(nightKey),
+			losses: (await output('Check parity')).flatMap((item) =>
+				(item.websites as Record_[]).filter((website) => website.state === 'loss').map((website) => `${website.websiteCode}|${item.checkIn}`),
+			),
+		};
+		const whole = {
+			undercuts: expectedUndercuts(records, MY_HOTEL, UNDERCUT_PERCENT),
+			losses: expectedParityLosses(records, MY_HOTEL, REFERENCE_WEBSITE, TOLERANCE_PERCENT),
+		};
+		printProgress(
+			`first shop one record a delivery on n8n ${version}: ${alerted.undercuts.length} undercuts alerted (${new Set(alerted.undercuts).size} stay-nights) of the ${whole.undercuts.length} the whole comp set gives, ${alerted.losses.length} parity losses (${new Set(alerted.losses).size}) of ${whole.losses.length}`,
+		);
+		const repeated = (list: string[]) => list.filter((entry, index) => list.indexOf(entry) !== index);
+		expect({ undercuts: repeated(alerted.undercuts), losses: repeated(alerted.losses) }).toEqual({ undercuts: [], losses: [] });
+		expect(whole.undercuts).toEqual(expect.arrayContaining(alerted.undercuts));
+		expect(whole.losses).toEqual(expect.arrayContaining(alerted.losses));
+		expect(alerted.undercuts.length).toBeGreaterThan(0);
+
+		const digests = outputOf(await env.n8n.execute(DIGEST.id), 'Digest');
+		const changes = digests.flatMap((digest) => digest.changes as Record_[]);
+		const listed = (changeType: string) =>
+			changes
+				.filter((change) => change.changeType === changeType)
+				.map((change) => `${change.websiteCode}|${change.checkIn}`)
+				.sort();
+		expect({ undercuts: listed('undercut'), losses: listed('parityLoss') }).toEqual({ undercuts: [...alerted.undercuts].sort(), losses: [...alerted.losses].sort() });
 		expect(inbox.emails()).toHaveLength(digests.length);
 	});
 });
