@@ -460,3 +460,46 @@ describe("a Retry that resolved another execution's orphan and then failed itsel
 		}
 	}, 60_000);
 });
+
+describe('an execution that died before its confirm, its row then written by executions that began before it', () => {
+	it("is still named by the row, and n8n's Retry puts its alert out once", async () => {
+		const api = await startStandIn();
+		try {
+			const run = runnerFor(api);
+			const stays = staysOf([100001], [1], '2027-03-01', 5);
+			await run(DETECT, shopOf(stays, FIRST, baseRate));
+			const moved = (stay: StaySpec, index: number) => Math.round(baseRate(stay, index) * 130) / 100;
+			const isCas = (request: { operation?: string; body?: unknown }) => request.operation === 'updateRows' && JSON.stringify(request.body).includes('"writers"');
+			// Four executions, one stay each, read the month row and send their writes; n8n holds the writes
+			// while a fifth execution writes the row and then cannot confirm its alert (it dies).
+			let release: () => void = () => undefined;
+			const released = new Promise<void>((resolve) => (release = resolve));
+			let held = 0;
+			let allHeld: () => void = () => undefined;
+			const fourHeld = new Promise<void>((resolve) => (allHeld = resolve));
+			api.onRequest(async (request) => {
+				if (!isCas(request) || held >= 4) return;
+				if (++held === 4) allHeld();
+				await released;
+			});
+			const early = [1, 2, 3, 4].map(async (index) => await run(DETECT, shopOf([stays[index]], SECOND, () => moved(stays[index], index))));
+			await fourHeld;
+			api.plan((request) => (request.operation === 'updateRows' && JSON.stringify(request.body).includes('"confirmed"') ? 'error500BeforeCommit' : undefined));
+			const dying = shopOf([stays[0]], SECOND, () => moved(stays[0], 0));
+			expect((await run(DETECT, dying)).error).toBeDefined();
+			api.plan(undefined);
+			release();
+			for (const result of await Promise.all(early)) expect(result.error).toBeUndefined();
+			api.onRequest(undefined);
+
+			const retried = await run(DETECT, dying, { mode: 'retry' });
+			expect(retried.error).toBeUndefined();
+			expect(retried.items.map((item) => changeText(item.json))).toEqual([`100001|1|2027-03-01|Double|up|${baseRate(stays[0], 0)}|${moved(stays[0], 0)}`]);
+			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
+			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(5);
+		} finally {
+			await api.settled();
+			await api.close();
+		}
+	}, 60_000);
+});

@@ -51,7 +51,14 @@ export async function writeInRounds<TExtra>(
 	let current = new Map(stored);
 	const entries: Array<{ token: string; alerts: JournalAlert[] }> = [];
 	for (let round = 1; pending.length > 0 && round <= MAX_ROUNDS; round++) {
-		if (round > 1) await sleep(Math.random() * ROUND_PAUSE_MS * round);
+		if (round > 1) {
+			await sleep(Math.random() * ROUND_PAUSE_MS * round);
+			// The entries tentative now, then the rows: an execution whose entry began after this one's
+			// first look and whose write is in a row read now stays among that row's writers, whoever
+			// writes it after (monthRows.ts), until its alerts are confirmed.
+			await store.journal.tentative();
+			current = await rows.read(pending);
+		}
 		const token = newToken(context);
 		const plans = await Promise.all(pending.map(async (key) => await plan(key, current.get(key))));
 		for (const unchanged of plans.filter((monthPlan) => monthPlan.data === undefined)) result.written.set(unchanged.key, unchanged);
@@ -66,7 +73,6 @@ export async function writeInRounds<TExtra>(
 		if (alerts.length > 0) entries.push({ token, alerts: alerts.filter((alert) => won.has(alert.block)) });
 		for (const monthPlan of writes) if (won.has(monthPlan.key)) result.written.set(monthPlan.key, monthPlan);
 		pending = [...lost.keys()];
-		current = new Map([...lost].flatMap(([key, row]) => (row ? [[key, row] as const] : [])));
 	}
 	for (const entry of entries) if (await store.journal.confirm(entry.token, entry.alerts)) result.alerts.push(...entry.alerts);
 	result.contested = pending;
