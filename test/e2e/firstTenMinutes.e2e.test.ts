@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchChromium } from '../ui/harness/browser';
+import { expectedParityLosses, expectedUndercuts } from './compSet';
 import type { ExpectedChange, RateRecord, RunSummary } from '../../platform/sandbox';
 import {
 	editorTrigger,
@@ -76,43 +77,6 @@ function movePercent(change: ExpectedChange): number {
 
 function stayOf(change: Record<string, unknown>): string {
 	return [change.hotelCode, change.websiteCode, String(change.checkIn).slice(0, 10), change.los, change.guests, change.roomType, change.changeType].join('|');
-}
-
-/** A record's total, what parity compares: the onsite rate, with the tax when it is excluded. */
-function total(record: RateRecord): number {
-	return record.taxStatus === 0 ? round2(record.onsiteRate + record.taxAmount) : record.onsiteRate;
-}
-
-/** The stay-nights where a competitor undercuts my hotel on the same website by `atLeast` % or more, from one shop's records. */
-function expectedUndercuts(records: RateRecord[], myHotel: number, atLeast: number): string[] {
-	const nights = new Map<string, RateRecord[]>();
-	for (const record of records) nights.set(`${record.websiteCode}|${record.checkIn.slice(0, 10)}`, [...(nights.get(`${record.websiteCode}|${record.checkIn.slice(0, 10)}`) ?? []), record]);
-	return [...nights]
-		.filter(([, night]) => {
-			const mine = night.find((record) => record.hotelCode === myHotel);
-			if (!mine || mine.onsiteRate === 0) return false;
-			const competitors = night.filter((record) => record.hotelCode !== myHotel && record.onsiteRate > 0 && record.currency === mine.currency);
-			if (competitors.length === 0) return false;
-			const gap = round2(mine.onsiteRate - Math.min(...competitors.map((record) => record.onsiteRate)));
-			return gap > 0 && round2((gap / mine.onsiteRate) * 100) >= atLeast;
-		})
-		.map(([night]) => night)
-		.sort();
-}
-
-/** The stays where a website sells my hotel's room more than `tolerance` % below the reference website. */
-function expectedParityLosses(records: RateRecord[], myHotel: number, referenceWebsite: number, tolerance: number): string[] {
-	const mine = records.filter((record) => record.hotelCode === myHotel);
-	return mine
-		.filter((record) => {
-			if (record.websiteCode === referenceWebsite || record.onsiteRate === 0) return false;
-			const reference = mine.find((candidate) => candidate.websiteCode === referenceWebsite && candidate.checkIn === record.checkIn);
-			if (!reference || reference.onsiteRate === 0) return false;
-			const difference = round2(total(record) - total(reference));
-			return difference < 0 && (Math.abs(difference) / total(reference)) * 100 > tolerance;
-		})
-		.map((record) => `${record.websiteCode}|${record.checkIn.slice(0, 10)}`)
-		.sort();
 }
 
 describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
