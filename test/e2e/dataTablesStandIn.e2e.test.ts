@@ -395,9 +395,55 @@ const patch = async (side: Side, tableId: string, body: unknown): Promise<void> 
 	if (answer.status !== 200) throw new Error(`Update answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 };
 
+/** Rate Changes 1.0's one row per stay (its tables are kept, renamed, when 1.1 takes them over). */
+const STAY_COLUMNS_1_0 = [
+	{ name: 'stayKey', type: 'string' },
+	{ name: 'hotelCode', type: 'number' },
+	{ name: 'hotelName', type: 'string' },
+	{ name: 'websiteCode', type: 'number' },
+	{ name: 'checkIn', type: 'string' },
+	{ name: 'los', type: 'number' },
+	{ name: 'guests', type: 'number' },
+	{ name: 'roomType', type: 'string' },
+	{ name: 'currency', type: 'string' },
+	{ name: 'shopId', type: 'number' },
+];
+const number = (name: string) => ({ name, type: 'number' });
+const string = (name: string) => ({ name, type: 'string' });
+
+/** A month row of the rates table as Rate Changes keeps it now: a month of stays packed in `rates`, long enough for Postgres to store it out of line. */
+function monthRow(n: number, version = 0): Record<string, unknown> {
+	return {
+		block: `${1000 + (n % 40)}|${n % 7}|2025-${String(1 + (n % 12)).padStart(2, '0')}|1|2|STD`,
+		hotelCode: 1000 + (n % 40),
+		hotelName: `Hotel ${noise(8 + (n % 12), n)}`,
+		websiteCode: n % 7,
+		roomType: 'STD',
+		los: 1,
+		guests: 2,
+		month: `2025-${String(1 + (n % 12)).padStart(2, '0')}`,
+		currency: 'EUR',
+		shopId: 7,
+		latitude: 51.5 + (n % 10) / 100,
+		longitude: -0.12,
+		rates: noise(600 + ((n * 37) % 2400), n * 10 + version),
+		collected: '2025-07-30T06:00:00.000Z',
+		writers: `${4711 + version}.${noise(8, n + version)} 4700.${noise(8, n)}`,
+	};
+}
+
 const SIZE_TABLES: Record<string, ReadonlyArray<{ name: string; type: string }>> = {
-	size_rates: RATES_COLUMNS,
-	size_changes: CHANGES_COLUMNS,
+	size_rates: [...STAY_COLUMNS_1_0, number('onsiteRate'), number('netRate'), number('totalRate'), string('dtCollected')],
+	size_changes: [
+		...STAY_COLUMNS_1_0,
+		...['rateField', 'changeType'].map(string),
+		...['previousRate', 'rate', 'change', 'changePercent'].map(number),
+		...['previousCollected', 'comparedWith'].map(string),
+		number('comparedRate'),
+		...['severity', 'digestId', 'reportedAt'].map(string),
+	],
+	size_months: RATES_COLUMNS,
+	size_journal: CHANGES_COLUMNS,
 	size_notes: [{ name: 'note', type: 'string' }],
 	size_numbers: [
 		{ name: 'amount', type: 'number' },
@@ -433,6 +479,27 @@ const SIZE_STEPS: SizeStep[] = [
 		},
 	},
 	{ table: 'size_changes', action: 'insert 300 more', run: (side, id) => insert(side, id, Array.from({ length: 300 }, (_, n) => changeRow(n + 2000))) },
+	{ table: 'size_months', action: 'insert 400 month rows', run: (side, id) => insert(side, id, Array.from({ length: 400 }, (_, n) => monthRow(n))) },
+	{
+		table: 'size_months',
+		action: 'rewrite 200 month rows, one a request',
+		run: async (side, id) => {
+			for (let n = 0; n < 200; n++) {
+				const { rates, collected, writers } = monthRow(n * 2, 1);
+				await patch(side, id, { filter: where(['id', 'eq', n * 2 + 1]), data: { rates, collected, writers }, returnData: true });
+			}
+		},
+	},
+	{
+		table: 'size_journal',
+		action: 'insert 300 entries of packed alerts',
+		run: (side, id) =>
+			insert(
+				side,
+				id,
+				Array.from({ length: 300 }, (_, n) => ({ entry: `${5000 + n}.${noise(8, n)}`, state: 'confirmed', operation: 'detectChanges', monthTable: 'Xy12', alertCount: 1 + (n % 9), alerts: noise(120 + (n % 9) * 95, n), collectedTo: '2025-07-30T06:00:00.000Z', resolvedBy: `${5000 + n}.${noise(8, n)}`, digestId: null, reportedAt: null })),
+			),
+	},
 	{ table: 'size_notes', action: 'insert 200 texts of 300 bytes', run: (side, id) => insert(side, id, Array.from({ length: 200 }, (_, n) => ({ note: noise(300, n) }))) },
 	{ table: 'size_notes', action: 'insert 40 texts of 3000 bytes', run: (side, id) => insert(side, id, Array.from({ length: 40 }, (_, n) => ({ note: noise(3000, n) }))) },
 	{ table: 'size_notes', action: 'insert 20 texts of 9000 bytes', run: (side, id) => insert(side, id, Array.from({ length: 20 }, (_, n) => ({ note: noise(9000, n) }))) },
