@@ -38,7 +38,7 @@ const MIB = 1024 * 1024;
 const SMALL_LIMIT = MIB;
 const LARGER_LIMIT = 50 * MIB;
 /** What is left free below the limit for the next shop: less than it writes, so it stops half way. */
-const ROOM_BYTES = 24 * 1024;
+const ROOM_BYTES = 8 * 1024;
 
 /** What n8n answers at the limit (its DataTableSizeValidator) inside the node's message, as the node's reference page quotes it. */
 const FULL_MESSAGE = /^n8n's Data Tables are full: Validation error with data table request: Data table size limit exceeded: \d+MB used, limit is 1MB$/;
