@@ -30,6 +30,9 @@ import { describeVersions } from './describeVersions';
  * Data Tables limit set below what the tables hold, a day's deliveries fail, the morning digest
  * still reaches the inbox saying the limit is reached and what to do; the limit raised, the
  * failed executions retried through n8n as its Retry does, every expected alert comes out once.
+ * (On n8n 2.41.1 the season passes; the digest at the limit stopped at its first shop of 36,500
+ * stays, whose posts n8n closed with EPIPE: not looked into yet. alertsAtSizeLimit.e2e.test.ts
+ * proves the alerts held back at the limit.)
  *
  * The records are posted to the example's trigger as the service posts them (its registered
  * address and secret), by the change model of platform/engine/dailyShops.ts, which benchmark 8
