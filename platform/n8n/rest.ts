@@ -207,6 +207,20 @@ export class N8nRestClient {
 		return response.body.data.count;
 	}
 
+	/**
+	 * Waits until no execution of a workflow is new or running: n8n lists an execution from its
+	 * start, so a count reached says nothing of whether the last ones have finished.
+	 */
+	async waitUntilFinished(workflowId: string, { timeoutMs = 120_000 } = {}): Promise<void> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['new', 'running'] }));
+		for (const started = Date.now(); Date.now() - started < timeoutMs; await sleep(200)) {
+			const response = await this.request<{ data: { count: number } }>('GET', `/rest/executions?filter=${filter}&limit=1`);
+			if (response.status !== 200) throw new Error(`/rest/executions answered ${response.status}: ${response.text}`);
+			if (response.body.data.count === 0) return;
+		}
+		throw new Error(`Executions of workflow ${workflowId} still running after ${timeoutMs} ms`);
+	}
+
 	/** The ids of every stored execution of a workflow, highest first (the API gives 100 a page). */
 	async executionIds(workflowId: string): Promise<string[]> {
 		return this.n8nRuntime.executionCursor ? this.executionIdsByStartTime(workflowId) : this.executionIdsByIdRange(workflowId);
