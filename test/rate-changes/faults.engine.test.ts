@@ -307,6 +307,16 @@ describe('a write n8n made though every answer to it was lost is recognised, and
 	);
 });
 
+/** A stay's rate 30 % up from the first shop's. */
+const up30 = (stay: StaySpec, index: number): number => Math.round(baseRate(stay, index) * 130) / 100;
+
+/** Whether a request is a compare-and-set of the rates table's row of a month (`YYYY-MM`), found by its id as stored now. */
+function compareAndSetOf(api: DataTablesApi, month: string): (request: { operation?: string; body?: unknown }) => boolean {
+	const row = api.rows('travel_pricing_rates').find((candidate) => JSON.stringify(candidate).includes(month));
+	expect(row).toBeDefined();
+	return (request) => request.operation === 'updateRows' && JSON.stringify(request.body).includes(`"value":${String(row?.id)}`) && JSON.stringify(request.body).includes('"writers"');
+}
+
 describe('an execution that died between its write and its confirm is recognised however many write the row after it', () => {
 	it('puts its alerts out once on n8n\'s Retry, after ten other executions wrote the same month row', async () => {
 		const api = await startStandIn();
@@ -316,7 +326,7 @@ describe('an execution that died between its write and its confirm is recognised
 			await run(DETECT, shopOf(month, FIRST, baseRate));
 			// The first stay moves 30 %; its execution writes the month row, then n8n fails every
 			// attempt to confirm its alerts (500, nothing stored), and the execution stops.
-			const dying = shopOf(month.slice(0, 1), SECOND, (stay, index) => Math.round(baseRate(stay, index) * 130) / 100);
+			const dying = shopOf(month.slice(0, 1), SECOND, up30);
 			api.plan((request) => (request.operation === 'updateRows' && JSON.stringify(request.body).includes('"confirmed"') ? 'error500BeforeCommit' : undefined));
 			const died = await run(DETECT, dying);
 			api.plan(undefined);
@@ -329,7 +339,7 @@ describe('an execution that died between its write and its confirm is recognised
 			expect(String(api.rows('travel_pricing_rates')[0].writers).split(' ').length).toBeGreaterThan(4);
 			const retried = await run(DETECT, dying, { mode: 'retry' });
 			expect(retried.error).toBeUndefined();
-			expect(retried.items.map((item) => changeText(item.json))).toEqual([`100001|1|2027-03-01|Double|up|${baseRate(month[0], 0)}|${Math.round(baseRate(month[0], 0) * 130) / 100}`]);
+			expect(retried.items.map((item) => changeText(item.json))).toEqual([`100001|1|2027-03-01|Double|up|${baseRate(month[0], 0)}|${up30(month[0], 0)}`]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(1);
 		} finally {
@@ -347,11 +357,7 @@ describe('an execution that confirmed a round of writes and failed in a later on
 			// Two check-in months: 31 March in one month row, 1 and 2 April in the next.
 			const stays = staysOf([100001], [1], '2027-03-31', 3);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
-			const moved = (stay: StaySpec, index: number) => Math.round(baseRate(stay, index) * 130) / 100;
-			const april = api.rows('travel_pricing_rates').find((row) => JSON.stringify(row).includes('2027-04'));
-			expect(april).toBeDefined();
-			const aprilCas = (request: { operation?: string; body?: unknown }) =>
-				request.operation === 'updateRows' && JSON.stringify(request.body).includes(`"value":${String(april?.id)}`) && JSON.stringify(request.body).includes('"writers"');
+			const aprilCas = compareAndSetOf(api, '2027-04');
 			// As this execution's first write of the April row arrives, another execution writes that row
 			// (2 April moves): the first round gets the March row in and confirms its alert, the April
 			// row goes to a second round, where n8n fails every attempt (500, nothing stored).
@@ -360,11 +366,11 @@ describe('an execution that confirmed a round of writes and failed in a later on
 			api.onRequest(async (request) => {
 				if (otherRunning || !aprilCas(request) || aprilWrites++ > 0) return;
 				otherRunning = true;
-				expect((await run(DETECT, shopOf(stays.slice(2), FIRST.replace('T06', 'T07'), (stay) => moved(stay, 2)))).error).toBeUndefined();
+				expect((await run(DETECT, shopOf(stays.slice(2), FIRST.replace('T06', 'T07'), (stay) => up30(stay, 2)))).error).toBeUndefined();
 				otherRunning = false;
 			});
 			api.plan((request) => (!otherRunning && aprilCas(request) && aprilWrites > 1 ? 'error500BeforeCommit' : undefined));
-			const failing = shopOf(stays.slice(0, 2), SECOND, moved);
+			const failing = shopOf(stays.slice(0, 2), SECOND, up30);
 			const failed = await run(DETECT, failing);
 			api.onRequest(undefined);
 			api.plan(undefined);
@@ -374,8 +380,8 @@ describe('an execution that confirmed a round of writes and failed in a later on
 			const retried = await run(DETECT, failing, { mode: 'retry' });
 			expect(retried.error).toBeUndefined();
 			expect(retried.items.map((item) => changeText(item.json)).sort()).toEqual([
-				`100001|1|2027-03-31|Double|up|${baseRate(stays[0], 0)}|${moved(stays[0], 0)}`,
-				`100001|1|2027-04-01|Double|up|${baseRate(stays[1], 1)}|${moved(stays[1], 1)}`,
+				`100001|1|2027-03-31|Double|up|${baseRate(stays[0], 0)}|${up30(stays[0], 0)}`,
+				`100001|1|2027-04-01|Double|up|${baseRate(stays[1], 1)}|${up30(stays[1], 1)}`,
 			]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(3);
@@ -393,10 +399,7 @@ describe('an execution whose later round got no row in, and whose empty entry n8
 			const run = runnerFor(api);
 			const stays = staysOf([100001], [1], '2027-03-31', 4);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
-			const moved = (stay: StaySpec, index: number) => Math.round(baseRate(stay, index) * 130) / 100;
-			const april = api.rows('travel_pricing_rates').find((row) => JSON.stringify(row).includes('2027-04'));
-			const aprilCas = (request: { operation?: string; body?: unknown }) =>
-				request.operation === 'updateRows' && JSON.stringify(request.body).includes(`"value":${String(april?.id)}`) && JSON.stringify(request.body).includes('"writers"');
+			const aprilCas = compareAndSetOf(api, '2027-04');
 			// Another execution writes the April row as this one's first and second writes of it arrive
 			// (2, then 3 April move): the second round gets nothing in, and n8n fails every attempt to
 			// remove that round's entry.
@@ -406,18 +409,18 @@ describe('an execution whose later round got no row in, and whose empty entry n8
 				if (otherRunning || !aprilCas(request) || ++aprilWrites > 2) return;
 				otherRunning = true;
 				const stay = aprilWrites + 1;
-				expect((await run(DETECT, shopOf([stays[stay]], FIRST.replace('T06', `T0${6 + aprilWrites}`), () => moved(stays[stay], stay)))).error).toBeUndefined();
+				expect((await run(DETECT, shopOf([stays[stay]], FIRST.replace('T06', `T0${6 + aprilWrites}`), () => up30(stays[stay], stay)))).error).toBeUndefined();
 				otherRunning = false;
 			});
 			api.plan((request) => (!otherRunning && request.operation === 'deleteRows' && JSON.stringify(request).includes('tentative') ? 'error500BeforeCommit' : undefined));
-			const result = await run(DETECT, shopOf(stays.slice(0, 2), SECOND, moved));
+			const result = await run(DETECT, shopOf(stays.slice(0, 2), SECOND, up30));
 			api.onRequest(undefined);
 			api.plan(undefined);
 			expect(aprilWrites).toBe(3);
 			expect(result.error).toBeUndefined();
 			expect(result.items.map((item) => changeText(item.json)).sort()).toEqual([
-				`100001|1|2027-03-31|Double|up|${baseRate(stays[0], 0)}|${moved(stays[0], 0)}`,
-				`100001|1|2027-04-01|Double|up|${baseRate(stays[1], 1)}|${moved(stays[1], 1)}`,
+				`100001|1|2027-03-31|Double|up|${baseRate(stays[0], 0)}|${up30(stays[0], 0)}`,
+				`100001|1|2027-04-01|Double|up|${baseRate(stays[1], 1)}|${up30(stays[1], 1)}`,
 			]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(4);
@@ -435,22 +438,19 @@ describe("a Retry that resolved another execution's orphan and then failed itsel
 			const run = runnerFor(api);
 			const stays = staysOf([100001], [1], '2027-03-31', 2);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
-			const moved = (stay: StaySpec, index: number) => Math.round(baseRate(stay, index) * 130) / 100;
-			const april = api.rows('travel_pricing_rates').find((row) => JSON.stringify(row).includes('2027-04'));
-			const aprilCas = (request: { operation?: string; body?: unknown }) =>
-				request.operation === 'updateRows' && JSON.stringify(request.body).includes(`"value":${String(april?.id)}`) && JSON.stringify(request.body).includes('"writers"');
+			const aprilCas = compareAndSetOf(api, '2027-04');
 			// n8n fails every write of the April row: the execution gets March in and stops, and so does
 			// its first Retry, after finding that March happened.
 			api.plan((request) => (aprilCas(request) ? 'error500BeforeCommit' : undefined));
-			const shop = shopOf(stays, SECOND, moved);
+			const shop = shopOf(stays, SECOND, up30);
 			expect((await run(DETECT, shop)).error).toBeDefined();
 			expect((await run(DETECT, shop, { mode: 'retry' })).error).toBeDefined();
 			api.plan(undefined);
 			const retried = await run(DETECT, shop, { mode: 'retry' });
 			expect(retried.error).toBeUndefined();
 			expect(retried.items.map((item) => changeText(item.json)).sort()).toEqual([
-				`100001|1|2027-03-31|Double|up|${baseRate(stays[0], 0)}|${moved(stays[0], 0)}`,
-				`100001|1|2027-04-01|Double|up|${baseRate(stays[1], 1)}|${moved(stays[1], 1)}`,
+				`100001|1|2027-03-31|Double|up|${baseRate(stays[0], 0)}|${up30(stays[0], 0)}`,
+				`100001|1|2027-04-01|Double|up|${baseRate(stays[1], 1)}|${up30(stays[1], 1)}`,
 			]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(2);
@@ -468,7 +468,6 @@ describe('an execution that died before its confirm, its row then written by exe
 			const run = runnerFor(api);
 			const stays = staysOf([100001], [1], '2027-03-01', 5);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
-			const moved = (stay: StaySpec, index: number) => Math.round(baseRate(stay, index) * 130) / 100;
 			const isCas = (request: { operation?: string; body?: unknown }) => request.operation === 'updateRows' && JSON.stringify(request.body).includes('"writers"');
 			// Four executions, one stay each, read the month row and send their writes; n8n holds the writes
 			// while a fifth execution writes the row and then cannot confirm its alert (it dies).
@@ -482,10 +481,10 @@ describe('an execution that died before its confirm, its row then written by exe
 				if (++held === 4) allHeld();
 				await released;
 			});
-			const early = [1, 2, 3, 4].map(async (index) => await run(DETECT, shopOf([stays[index]], SECOND, () => moved(stays[index], index))));
+			const early = [1, 2, 3, 4].map(async (index) => await run(DETECT, shopOf([stays[index]], SECOND, () => up30(stays[index], index))));
 			await fourHeld;
 			api.plan((request) => (request.operation === 'updateRows' && JSON.stringify(request.body).includes('"confirmed"') ? 'error500BeforeCommit' : undefined));
-			const dying = shopOf([stays[0]], SECOND, () => moved(stays[0], 0));
+			const dying = shopOf([stays[0]], SECOND, () => up30(stays[0], 0));
 			expect((await run(DETECT, dying)).error).toBeDefined();
 			api.plan(undefined);
 			release();
@@ -494,7 +493,7 @@ describe('an execution that died before its confirm, its row then written by exe
 
 			const retried = await run(DETECT, dying, { mode: 'retry' });
 			expect(retried.error).toBeUndefined();
-			expect(retried.items.map((item) => changeText(item.json))).toEqual([`100001|1|2027-03-01|Double|up|${baseRate(stays[0], 0)}|${moved(stays[0], 0)}`]);
+			expect(retried.items.map((item) => changeText(item.json))).toEqual([`100001|1|2027-03-01|Double|up|${baseRate(stays[0], 0)}|${up30(stays[0], 0)}`]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(5);
 		} finally {
