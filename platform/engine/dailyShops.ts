@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startDataTablesApi, type ApiVersion, type DataTablesApi } from '../dataTables';
+import { runPool } from '../sandbox/delivery';
 import { createPrng, deriveSeed } from '../sandbox/prng';
 import { runNode, type NodeRunResult } from './engine';
 
@@ -291,23 +292,11 @@ export class ShopSeries {
 	}
 }
 
-function chunked<T>(values: readonly T[], size: number): T[][] {
+/** `values` in runs of `size`, in order: a shop's deliveries. */
+export function chunked<T>(values: readonly T[], size: number): T[][] {
 	const result: T[][] = [];
 	for (let start = 0; start < values.length; start += size) result.push(values.slice(start, start + size) as T[]);
 	return result;
-}
-
-async function inParallel<T>(tasks: ReadonlyArray<() => Promise<T>>, atOnce: number): Promise<T[]> {
-	const results: T[] = new Array(tasks.length);
-	let next = 0;
-	const worker = async (): Promise<void> => {
-		while (next < tasks.length) {
-			const index = next++;
-			results[index] = await tasks[index]();
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(atOnce, tasks.length) }, worker));
-	return results;
 }
 
 /** The stand-in's figure for one of the node's tables; 0 before the node has made it. */
@@ -350,7 +339,7 @@ export async function runDailyShops(options: DailyShopsOptions): Promise<DaySamp
 			const deliveries = alertsAlone
 				? [...records.filter((entry) => entry.alerts).map((entry) => [entry.record]), ...chunked(records.filter((entry) => !entry.alerts).map((entry) => entry.record), perDelivery)]
 				: chunked(records.map((entry) => entry.record), perDelivery);
-			const results = await inParallel(
+			const results = await runPool(
 				deliveries.map((delivery) => async () => await run({ operation: 'detectChanges', options: detectOptions }, delivery, 'daily-shops-detect')),
 				atOnce,
 			);

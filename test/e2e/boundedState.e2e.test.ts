@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-import { alertText, asDelivered, ShopSeries, TABLES, type DayShop, type StaySet, type TableRole } from '../../platform/engine/dailyShops';
+import { alertText, asDelivered, chunked, ShopSeries, TABLES, type DayShop, type StaySet, type TableRole } from '../../platform/engine/dailyShops';
 import { startInbox, type Inbox } from '../../platform/inbox';
 import {
 	demoExample,
@@ -74,12 +74,6 @@ function morningDigest(inbox: Inbox): WorkflowSeed {
 			: node,
 	);
 	return { ...workflow, nodes };
-}
-
-function chunked<T>(values: readonly T[], size: number): T[][] {
-	const chunks: T[][] = [];
-	for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size) as T[]);
-	return chunks;
 }
 
 interface Day {
