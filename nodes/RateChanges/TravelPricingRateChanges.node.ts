@@ -34,8 +34,10 @@ export class TravelPricingRateChanges implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: N8N_API_CREDENTIAL, required: true },
-			// Only Rate Calendar and Suggest Rates call the service, and only for events or demand.
-			{ name: ACCESS_TOKEN_CREDENTIAL, required: false, displayOptions: { show: { operation: ['rateCalendar', 'suggestRates'], serviceData: ['events', 'demand'] } } },
+			// Only Rate Calendar and Suggest Rates call the service (for events or demand). Shown by the
+			// operation alone: n8n's panel hides every field that a field a credential's display depends
+			// on depends on itself, so a condition on Service Data would hide the Operation field.
+			{ name: ACCESS_TOKEN_CREDENTIAL, required: false, displayOptions: { show: { operation: ['rateCalendar', 'suggestRates'] } } },
 		],
 		properties,
 	};

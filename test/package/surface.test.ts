@@ -162,6 +162,21 @@ describe('credential names come from one constant', () => {
 	});
 });
 
+describe("no field is hidden by n8n's panel because a credential's display depends on it", () => {
+	// n8n's editor (ParameterInputList, isAuthRelatedParameter) treats the fields named in a
+	// credential's displayOptions as authentication fields, and hides from the panel every field that
+	// an authentication field's own displayOptions name: a user could not pick it any more.
+	it('shows every field a user sets, Rate Changes\' Operation included', () => {
+		const hidden = allNodes.flatMap((description) => {
+			const authNames = new Set((description.credentials ?? []).flatMap((credential) => Object.keys(credential.displayOptions?.show ?? {})));
+			const authFields = description.properties.filter((field) => authNames.has(field.name));
+			const dependedOn = new Set(authFields.flatMap((field) => Object.keys(field.displayOptions?.show ?? {})));
+			return description.properties.filter((field) => dependedOn.has(field.name)).map((field) => `${description.displayName}: ${field.displayName}`);
+		});
+		expect(hidden).toEqual([]);
+	});
+});
+
 describe("builderHint: what n8n's AI Workflow Builder reads to pick a node", () => {
 	const hinted = () =>
 		allNodes.filter((description): description is NodeTypeDescriptionWithHint => 'builderHint' in description);
