@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Inbox } from '../inbox';
 import type { WorkflowSeed } from './cli';
 import { REPO_ROOT } from './communityPackage';
 import { bindCredentials } from './credentials';
@@ -94,4 +95,36 @@ export function demoExamples(inbox: SlackTarget): Map<string, WorkflowSeed> {
 export function digestExample(file: string, id: string, inbox: SlackTarget): WorkflowSeed {
 	const workflow = demoExample(file, inbox, id);
 	return { ...workflow, nodes: workflow.nodes.map((node) => (node.name === 'Every morning at 8' ? { ...node, disabled: true } : node)) };
+}
+
+/**
+ * A digest example whose morning Schedule Trigger is a Webhook at `webhookPath` instead: each call
+ * is "the morning", a production run as the published workflow makes at 8, which marks what it
+ * reports (a manual run only previews). Publish it, then call it with `callMorningDigest`.
+ */
+export function digestOnCall(file: string, id: string, inbox: SlackTarget, webhookPath: string): WorkflowSeed {
+	const workflow = digestExample(file, id, inbox);
+	const nodes = workflow.nodes.map((node) =>
+		node.name === 'Every morning at 8'
+			? { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), disabled: false, parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', options: {} } }
+			: node,
+	);
+	return { ...workflow, nodes };
+}
+
+/** Runs a `digestOnCall` workflow once; the changes its posts to the inbox counted, and their texts. */
+export async function callMorningDigest(
+	webhookUrl: string,
+	inbox: Pick<Inbox, 'slackMessages'>,
+	file: string,
+): Promise<{ digested: number; posts: string[] }> {
+	const channel = slackChannelOf(file);
+	const already = inbox.slackMessages(channel).length;
+	const response = await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+	await response.text();
+	const posted = inbox.slackMessages(channel).slice(already);
+	return {
+		digested: posted.reduce((sum, message) => sum + Number((message.payload as { changeCount?: number }).changeCount ?? 0), 0),
+		posts: posted.map((message) => String((message.payload as { text?: string }).text ?? '')),
+	};
 }

@@ -1,8 +1,10 @@
 export { DEMO_OWNER, DEMO_PORTS, DEMO_SHOPS, portFor, readyText, startDemo, type Demo, type DemoOptions, type DemoPorts } from './demo';
 export {
+	callMorningDigest,
 	demoExample,
 	demoExamples,
 	digestExample,
+	digestOnCall,
 	EXAMPLE_FILES,
 	EXAMPLES_DIR,
 	pointAtSlack,

@@ -2,9 +2,10 @@ import { FULL_DESCRIPTION } from '../../nodes/RateChanges/storage/dataTables';
 import { startInbox, type Inbox } from '../../platform/inbox';
 import type { RunSummary } from '../../platform/sandbox';
 import {
+	callMorningDigest,
 	dataTablesUsage,
 	demoExample,
-	digestExample,
+	digestOnCall,
 	longE2eVersions,
 	fillDataTables,
 	outputOf,
@@ -26,11 +27,14 @@ import { changeIdentity, passesRule, repeated } from './rateChangeAlerts';
  * shop, with moves, reaches it half way: executions fail with the node's error that names
  * N8N_DATA_TABLES_MAX_SIZE_BYTES, the words the node's page quotes. n8n is restarted with a larger
  * limit, the failed executions are retried through n8n's REST API as the editor's Retry does, and
- * every expected alert has come out exactly once; the digest lists each once.
+ * every expected alert has come out exactly once; the digest lists each once. Before the restart,
+ * the morning digest (a production run, as the published workflow makes it) still reaches the
+ * inbox at the limit: it says the limit is reached, what to do, and that it marked nothing.
  */
 
 const EXAMPLE = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
 const DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
+const DIGEST_PATH = 'size-limit-morning-digest';
 const SHOP_ID = 1;
 const RECORDS = 240;
 const DELIVERY = { perDelivery: 8, concurrency: 4 };
@@ -54,8 +58,8 @@ describeVersions(longE2eVersions().filter(publicApiHasDataTables), 'Rate alerts 
 		inbox = await startInbox();
 		env = await startE2e({
 			version,
-			workflows: [demoExample(EXAMPLE.file, inbox, EXAMPLE.id), digestExample(DIGEST.file, DIGEST.id, inbox)],
-			publish: [EXAMPLE.id],
+			workflows: [demoExample(EXAMPLE.file, inbox, EXAMPLE.id), digestOnCall(DIGEST.file, DIGEST.id, inbox, DIGEST_PATH)],
+			publish: [EXAMPLE.id, DIGEST.id],
 			// No cached size: n8n refuses from the very write that reaches the limit, not up to 5 s later.
 			env: { N8N_DATA_TABLES_MAX_SIZE_BYTES: String(SMALL_LIMIT), N8N_DATA_TABLES_SIZE_CHECK_CACHE_DURATION_MS: '0' },
 		});
@@ -98,6 +102,17 @@ describeVersions(longE2eVersions().filter(publicApiHasDataTables), 'Rate alerts 
 		for (const { error } of failed) {
 			expect(error).toEqual({ node: 'Detect changes', message: expect.stringMatching(FULL_MESSAGE), description: FULL_DESCRIPTION });
 		}
+	});
+
+	test('the morning digest at the limit still reaches the inbox: the limit is reached, what to do, and nothing marked', async () => {
+		const morning = await callMorningDigest(env.n8n.webhookUrl(DIGEST_PATH), inbox, DIGEST.file);
+		printProgress(`the morning digest at the limit on n8n ${version}: ${morning.posts.length} post(s), ${morning.digested} changes`);
+		expect(morning.posts).toHaveLength(1);
+		const [text] = morning.posts;
+		expect(text).toContain("n8n's Data Tables are full");
+		expect(text).toContain('N8N_DATA_TABLES_MAX_SIZE_BYTES');
+		expect(text).toContain('retry the failed executions');
+		expect(text).toContain('Not marked as reported: the next digest lists these changes again.');
 	});
 
 	test('n8n restarted with a larger limit and the failed executions retried: every expected alert once, and the digest lists each once', async () => {
