@@ -367,6 +367,7 @@ describe('n8n in queue mode: main, two workers, a webhook process', () => {
 			options: Parameters<QueueCluster['sandbox']['runShop']>[0],
 		): Promise<{ runId: number; expected: ExpectedChange[]; alerts: Array<Record<string, unknown>> }> {
 			const before = new Set((await cluster.executions(rateChangesWorkflow.id)).map((execution) => execution.id));
+			const started = Date.now();
 			const summary = await cluster.sandbox.runShop({ ...options, perDelivery: PER_DELIVERY, concurrency: BATCH_SENDERS, timeoutSeconds: SENDER_TIMEOUT_SECONDS });
 			expect(summary.byStatus).toEqual({ 200: summary.deliveries });
 			const deadline = Date.now() + 600_000;
@@ -381,6 +382,7 @@ describe('n8n in queue mode: main, two workers, a webhook process', () => {
 				failed: [],
 			});
 			expect(new Set(executions.map((execution) => cluster.workerOf(execution.id)?.name))).toEqual(new Set(['worker-1', 'worker-2']));
+			printProgress(`Rate Changes on two workers: ${summary.records} records in ${executions.length} executions, all finished ${((Date.now() - started) / 1000).toFixed(1)} s after the first delivery`);
 			return { runId: summary.runId, expected: summary.expectedChanges ?? [], alerts: executions.flatMap((execution) => outputOf(execution.run, DETECT_NODE)) };
 		}
 
