@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 import { FULL_DESCRIPTION } from '../../nodes/RateChanges/storage/dataTables';
 import { startInbox, type Inbox } from '../../platform/inbox';
 import type { RunSummary } from '../../platform/sandbox';
@@ -12,6 +15,7 @@ import {
 	printProgress,
 	publicApiHasDataTables,
 	rateChangesKeyScopes,
+	REPO_ROOT,
 	retryFailedExecutions,
 	startE2e,
 	type E2eEnvironment,
@@ -102,6 +106,9 @@ describeVersions(longE2eVersions().filter(publicApiHasDataTables), 'Rate alerts 
 		for (const { error } of failed) {
 			expect(error).toEqual({ node: 'Detect changes', message: expect.stringMatching(FULL_MESSAGE), description: FULL_DESCRIPTION });
 		}
+		// The node's reference page quotes the same words, with the figures left out.
+		const page = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'nodes', 'rate-changes-reference.md'), 'utf8');
+		expect(page).toContain("n8n's Data Tables are full: Validation error with data table request: Data table size limit exceeded: …MB used, limit is …MB");
 	});
 
 	test('the morning digest at the limit still reaches the inbox: the limit is reached, what to do, and nothing marked', async () => {

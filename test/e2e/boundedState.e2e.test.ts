@@ -88,7 +88,7 @@ for (const database of databases()) {
 		}
 
 		/** Posts a day's shop to the example's trigger as the service does, and waits for its executions; what they put out, and how many failed. */
-		async function deliver(shop: DayShop): Promise<{ alerts: string[]; failed: string[]; before: Set<string> }> {
+		async function deliver(shop: DayShop): Promise<{ alerts: string[]; failed: string[] }> {
 			const before = new Set(await env.n8n.executionIds(ALERTS.id));
 			const [webhook] = env.sandbox.webhooks();
 			const deliveries = chunked(
@@ -110,7 +110,7 @@ for (const database of databases()) {
 			const ids = (await env.n8n.executionIds(ALERTS.id)).filter((id) => !before.has(id));
 			const executions = await Promise.all(ids.map(async (id) => await env.n8n.execution(id)));
 			const alerts = executions.flatMap((execution) => outputOf(execution.run, DETECT_NODE).map((json) => alertText(json)));
-			return { alerts, failed: executions.filter((execution) => execution.status !== 'success').map((execution) => execution.id), before };
+			return { alerts, failed: executions.filter((execution) => execution.status !== 'success').map((execution) => execution.id) };
 		}
 
 		/** Runs the morning digest; the changes it posted to the inbox and the texts of its posts. */
