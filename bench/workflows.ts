@@ -443,3 +443,30 @@ export function rateChangesWorkflows(tables: { ratesTable: string; changesTable:
 		},
 	};
 }
+
+export interface GroupWorkflows {
+	shop: ReceiverWorkflow;
+	/** The node whose output items are the shop's alerts. */
+	detectNode: string;
+	digest: BenchWorkflow;
+}
+
+/**
+ * 9. Rate Changes at group scale: the Rate Record Trigger (registered by hand, a bearer token)
+ * into Detect Changes as the editor adds it (version 1.1, its defaults), and the morning Digest
+ * started by a call, in production so that it marks what it reports, answering with its items.
+ */
+export function groupWorkflows(token: string): GroupWorkflows {
+	const receiver = triggerWorkflow('benchGroupShop01', token);
+	const rateChanges = (name: string, operation: string) =>
+		node(name, `${PACKAGE}.travelPricingRateChanges`, 1.1, { operation, options: {} }, { credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL } });
+	const detect = rateChanges('Detect changes', 'detectChanges');
+	const digest = rateChanges('Digest', 'digest');
+	const digestPath = 'benchGroupDigest';
+	const start = node('Start', 'n8n-nodes-base.webhook', 2.1, { httpMethod: 'POST', path: digestPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, { webhookId: digestPath });
+	return {
+		shop: { seed: chain(receiver.seed.id, 'Bench: a group shop into Rate Changes', [...(receiver.seed.nodes as Node[]), detect]), path: receiver.path },
+		detectNode: String(detect.name),
+		digest: { seed: chain(digestPath, 'Bench: the group morning digest', [start, digest]), path: digestPath, measuredNode: String(digest.name) },
+	};
+}

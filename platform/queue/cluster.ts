@@ -115,8 +115,8 @@ export interface QueueCluster {
 	webhookUrl(webhookPath: string): string;
 	/** The worker whose log says it started an execution, or undefined. */
 	workerOf(executionId: string): QueueProcess | undefined;
-	/** Every stored execution of a workflow, read straight from Postgres, oldest first. */
-	executions(workflowId: string): Promise<StoredExecution[]>;
+	/** Every stored execution of a workflow, read straight from Postgres, oldest first; `after` an execution id and `limit`: a page of them. */
+	executions(workflowId: string, page?: { after?: string; limit?: number }): Promise<StoredExecution[]>;
 	/** Stops every n8n process, Postgres, Redis and the sandbox, and removes their folders. Safe to call twice. */
 	close(): Promise<void>;
 }
@@ -190,10 +190,10 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 			webhookBaseUrl,
 			webhookUrl: (webhookPath) => `${webhookBaseUrl}/webhook/${webhookPath}`,
 			workerOf: (executionId) => workers.find((worker) => worker.startedExecutions().includes(executionId)),
-			async executions(workflowId) {
+			async executions(workflowId, page = {}) {
 				const rows = await database.query<{ id: number; status: string; mode: string; data: string }>(
-					'SELECT e.id, e.status, e.mode, d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = $1 ORDER BY e.id',
-					[workflowId],
+					'SELECT e.id, e.status, e.mode, d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = $1 AND e.id > $2 ORDER BY e.id LIMIT $3',
+					[workflowId, Number(page.after ?? 0), page.limit ?? null],
 				);
 				return rows.map((row) => ({ id: String(row.id), status: row.status, mode: row.mode, run: { data: flatted.parse(row.data) } as WorkflowRun }));
 			},
