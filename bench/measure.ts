@@ -131,18 +131,13 @@ export async function executionRunData(n8n: N8nInstance, executionId: string): P
 	return summarizeRuns(await storedRunData(n8n, executionId));
 }
 
-/**
- * Polls until n8n has stored `expected` successful executions of a workflow; fails when the count
- * stopped moving short of the target. Resolves with the time (epoch ms) the last of them
- * finished, as n8n recorded it: the poll (each one costs n8n some work, so it is kept to twice a
- * second) does not decide the measurement.
- */
-export async function waitForSuccessfulExecutions(n8n: N8nInstance, workflowId: string, expected: number, quietMs = 30_000): Promise<number> {
+/** Polls, twice a second, until n8n has stored `expected` executions of a workflow with one of `status`; fails when the count stood still for `quietMs` short of it. */
+export async function waitForExecutions(n8n: N8nInstance, workflowId: string, expected: number, status: string[], quietMs: number): Promise<void> {
 	let seen = -1;
 	let lastChange = Date.now();
 	for (;;) {
-		const done = await countExecutions(n8n, workflowId, ['success']);
-		if (done >= expected) break;
+		const done = await countExecutions(n8n, workflowId, status);
+		if (done >= expected) return;
 		if (done !== seen) {
 			seen = done;
 			lastChange = Date.now();
@@ -151,6 +146,16 @@ export async function waitForSuccessfulExecutions(n8n: N8nInstance, workflowId: 
 		}
 		await sleep(500);
 	}
+}
+
+/**
+ * Polls until n8n has stored `expected` successful executions of a workflow; fails when the count
+ * stopped moving short of the target. Resolves with the time (epoch ms) the last of them
+ * finished, as n8n recorded it: the poll (each one costs n8n some work, so it is kept to twice a
+ * second) does not decide the measurement.
+ */
+export async function waitForSuccessfulExecutions(n8n: N8nInstance, workflowId: string, expected: number, quietMs = 30_000): Promise<number> {
+	await waitForExecutions(n8n, workflowId, expected, ['success'], quietMs);
 	const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['success'] }));
 	const newest = await n8n.request<{ data: { results: Array<{ stoppedAt?: string }> } }>('GET', `/rest/executions?filter=${filter}&limit=100`);
 	const stopped = (newest.body.data?.results ?? []).map((execution) => Date.parse(execution.stoppedAt ?? '')).filter(Number.isFinite);

@@ -1,9 +1,8 @@
 import http from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { alertText, asDelivered, chunked, ShopSeries, staysIn, TABLES, type DayShop, type StaySet, type TableRole } from '../../platform/engine/dailyShops';
-import { formatDuration, outputOf } from '../../platform/n8n';
+import { dataTablesUsage, formatDuration, outputOf } from '../../platform/n8n';
 import { startQueueCluster, type QueueCluster } from '../../platform/queue';
-import { BenchmarkFailure, countExecutions, progress } from '../measure';
+import { BenchmarkFailure, countExecutions, progress, waitForExecutions } from '../measure';
 import type { BenchmarkResult } from '../report';
 import { groupWorkflows, type GroupWorkflows } from '../workflows';
 import { row } from './common';
@@ -39,6 +38,8 @@ const PER_DELIVERY = 500;
 const SENDERS = 4;
 /** Executions read back at a time: each holds its 500 records twice. */
 const READ_PAGE = 10;
+/** An execution's statuses once it has ended, however it ended. */
+const ENDED = ['success', 'error', 'crashed'];
 
 interface GroupDay {
 	day: number;
@@ -62,7 +63,7 @@ const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
 /** Posts a day's shop to the trigger, 500 records a delivery, and waits until n8n ran every execution; the alerts they put out. */
 async function shop(cluster: QueueCluster, workflows: GroupWorkflows, token: string, day: DayShop, lastBefore: string): Promise<{ seconds: number; alerts: string[]; failed: number; last: string }> {
 	const workflowId = workflows.shop.seed.id;
-	const before = await countExecutions(cluster.main, workflowId, ['success', 'error', 'crashed']);
+	const before = await countExecutions(cluster.main, workflowId, ENDED);
 	const deliveries = chunked(day.records, PER_DELIVERY);
 	const started = Date.now();
 	let next = 0;
@@ -77,7 +78,7 @@ async function shop(cluster: QueueCluster, workflows: GroupWorkflows, token: str
 		}
 	};
 	await Promise.all(Array.from({ length: SENDERS }, sender));
-	await waitForFinished(cluster, workflowId, before + deliveries.length);
+	await waitForExecutions(cluster.main, workflowId, before + deliveries.length, ENDED, 600_000);
 	const seconds = (Date.now() - started) / 1000;
 	const alerts: string[] = [];
 	let failed = 0;
@@ -111,19 +112,6 @@ async function post(url: string, body: string, headers: Record<string, string> =
 	});
 }
 
-/** Waits until `expected` executions of the workflow have ended, however they ended; none ending for 10 minutes fails the benchmark. */
-async function waitForFinished(cluster: QueueCluster, workflowId: string, expected: number): Promise<void> {
-	let seen = -1;
-	let lastChange = Date.now();
-	for (;;) {
-		const ended = await countExecutions(cluster.main, workflowId, ['success', 'error', 'crashed']);
-		if (ended >= expected) return;
-		if (ended !== seen) [seen, lastChange] = [ended, Date.now()];
-		else if (Date.now() - lastChange > 600_000) throw new BenchmarkFailure(`${ended} of ${expected} executions ended, none more for 10 minutes`);
-		await sleep(1000);
-	}
-}
-
 /** Runs the morning digest once: the changes it reported. */
 async function morningDigest(cluster: QueueCluster, workflows: GroupWorkflows): Promise<number> {
 	const { status, text } = await post(cluster.webhookUrl(workflows.digest.path), '{}').catch((error: Error) => {
@@ -136,10 +124,8 @@ async function morningDigest(cluster: QueueCluster, workflows: GroupWorkflows): 
 
 /** n8n's own figure for Rate Changes' tables, as its Data tables screen reads it. */
 async function tableBytes(cluster: QueueCluster): Promise<Record<TableRole, number>> {
-	const response = await cluster.main.request<{ data: { dataTables: Record<string, { name: string; sizeBytes: number }> } }>('GET', '/rest/data-tables-global/limits');
-	if (response.status !== 200) throw new BenchmarkFailure(`n8n's limits route answered ${response.status}`);
-	const sizes = new Map(Object.values(response.body.data.dataTables).map((table) => [table.name, table.sizeBytes]));
-	return { rates: sizes.get(TABLES.rates) ?? 0, changes: sizes.get(TABLES.changes) ?? 0 };
+	const { tables } = await dataTablesUsage(cluster.main);
+	return { rates: tables.get(TABLES.rates) ?? 0, changes: tables.get(TABLES.changes) ?? 0 };
 }
 
 export async function rateChangesGroup(spec: GroupCase): Promise<BenchmarkResult> {

@@ -4,6 +4,7 @@ import {
 	demoExample,
 	digestOnCall,
 	callMorningDigest,
+	dataTablesUsage,
 	longE2eVersions,
 	outputOf,
 	printProgress,
@@ -118,16 +119,9 @@ for (const database of databases()) {
 			return await callMorningDigest(env.n8n.webhookUrl(DIGEST_PATH), inbox, DIGEST.file);
 		}
 
-		/** n8n's own figure of its Data Tables, as its Data tables screen reads it: all together, and each table by name. */
-		async function usage(): Promise<{ totalBytes: number; tables: Map<string, number> }> {
-			const response = await env.n8n.request<{ data: { totalBytes: number; dataTables: Record<string, { name: string; sizeBytes: number }> } }>('GET', '/rest/data-tables-global/limits');
-			expect(response.status).toBe(200);
-			const { totalBytes, dataTables } = response.body.data;
-			return { totalBytes, tables: new Map(Object.values(dataTables).map((table) => [table.name, table.sizeBytes])) };
-		}
-
+		/** n8n's own figure of Rate Changes' tables, as its Data tables screen reads it. */
 		async function ownBytes(): Promise<Record<TableRole, number>> {
-			const { tables } = await usage();
+			const { tables } = await dataTablesUsage(env.n8n);
 			return { rates: tables.get(TABLES.rates) ?? 0, changes: tables.get(TABLES.changes) ?? 0 };
 		}
 
