@@ -297,6 +297,7 @@ export interface NodeRunResult {
 }
 
 const NODE_NAME = 'Node under test';
+const NODE_ID = 'node-under-test';
 
 /** Feeds `items` into one node of this package and returns what it put out. */
 export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
@@ -312,7 +313,8 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRunResult> {
 			.map(({ name }) => [name, { id: options.credentialId ?? `${name}-${randomUUID()}`, name }]),
 	);
 	const node: INode = {
-		id: randomUUID(),
+		// One id for every run, as a saved workflow's node keeps its id from one execution to the next.
+		id: NODE_ID,
 		name: NODE_NAME,
 		type,
 		typeVersion: options.typeVersion ?? (Array.isArray(description.version) ? Math.max(...description.version) : description.version),

@@ -160,6 +160,7 @@ describe("the Rate Changes reference lists each table's columns as the node keep
 		['Rates table', 'RATES_COLUMNS'],
 		['Changes table', 'CHANGES_COLUMNS'],
 		['Positions table', 'POSITIONS_COLUMNS'],
+		['Queue table', 'QUEUE_COLUMNS'],
 	] as const)('%s: every column, its type, in the order the node creates them', async (title, constant) => {
 		const tables = (await import('../../nodes/RateChanges/storage/tables')) as unknown as Record<string, ReadonlyArray<{ name: string; type: string }>>;
 		expect(documentedColumns('docs/nodes/rate-changes-reference.md', title)).toEqual(tables[constant].map(({ name, type }) => ({ name, type })));

@@ -80,6 +80,8 @@ export interface RateChangesRun extends Omit<RunNodeOptions, 'nodeType' | 'crede
 	parameters?: INodeParameters;
 }
 
+export const RATE_CHANGES_WORKFLOW = 'rate-changes-workflow';
+
 export async function runRateChanges(api: DataTablesApi, parameters: INodeParameters, items: IDataObject[], options: RateChangesRun = {}): Promise<NodeRunResult> {
 	return await runNode({
 		nodeType: 'travelPricingRateChanges',
@@ -87,6 +89,8 @@ export async function runRateChanges(api: DataTablesApi, parameters: INodeParame
 		items,
 		credentials: { travelPricingN8nApi: { baseUrl: api.baseUrl, apiKey: api.apiKey } },
 		mode: 'trigger',
+		// Every run is the same saved workflow's node, taking the deliveries one after another (a test may name another).
+		workflowId: RATE_CHANGES_WORKFLOW,
 		...options,
 	});
 }

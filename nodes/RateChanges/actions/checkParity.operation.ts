@@ -150,5 +150,5 @@ function checking(parity: ParitySettings): StandingKind<Parity> {
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const check = readSettings(this, () => settings(this));
-	return await runStanding(this, check, readRecords(this, 'onsiteRate'), checking(check));
+	return await runStanding(this, check, readRecords(this, 'onsiteRate'), 'onsiteRate', checking(check));
 }

@@ -168,5 +168,5 @@ function comparing(compare: CompareSettings): StandingKind<Worked> {
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const compare = readSettings(this, () => settings(this));
-	return await runStanding(this, compare, readRecords(this, compare.rateField), comparing(compare));
+	return await runStanding(this, compare, readRecords(this, compare.rateField), compare.rateField, comparing(compare));
 }

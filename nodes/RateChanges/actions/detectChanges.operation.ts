@@ -124,33 +124,37 @@ function settings(context: IExecuteFunctions): DetectSettings {
 	};
 }
 
-/** A record's alert is its stay's at its collection time: one record, one alert at most. */
-const operation: RecordOperation = {
-	name: 'detectChanges',
-	alertKey: stayIdentity,
-	recordKeys: (records) => new Set(records.newest.map(({ observation }) => stayIdentity(observation))),
-};
-
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const detect = readSettings(this, () => settings(this));
-	const records = readRecords(this, detect.rateField);
-	return await withRecordStore(this, detect, records, operation, async (store, tidy) => {
-		const rates = await openMonthRows(store, ratesTable(detect.ratesTable));
-		await tidy([{ rows: rates.rows, legacy: rates.legacy, legacyDay: 'checkIn' }]);
-		const { alerts, contested } = await storeNewest(this, store, rates, detect, records.newest);
-		return {
-			alerts,
-			contested,
-			// Each record whose stay alerted, as it came in, with what changed.
-			output: (owned) => {
-				const byStay = byIdentity(owned, stayIdentity);
-				return records.newest.flatMap(({ itemIndex, observation }) => {
-					const [alert] = byStay.get(stayIdentity(observation)) ?? [];
-					return alert ? [{ at: itemIndex, item: { json: { ...records.items[itemIndex].json, ...changeFields(alert) }, pairedItem: { item: itemIndex } } }] : [];
-				});
-			},
-		};
-	});
+	return await withRecordStore(this, detect, readRecords(this, detect.rateField), detecting(this, detect));
+}
+
+/** A record's alert is its stay's at its collection time: one record, one alert at most. */
+function detecting(context: IExecuteFunctions, detect: DetectSettings): RecordOperation {
+	return {
+		name: 'detectChanges',
+		rateField: detect.rateField,
+		tables: [ratesTable(detect.ratesTable)],
+		alertKey: stayIdentity,
+		recordKeys: (records) => new Set(records.newest.map(({ observation }) => stayIdentity(observation))),
+		run: async (store, records, tidy) => {
+			const rates = await openMonthRows(store, ratesTable(detect.ratesTable));
+			await tidy([{ rows: rates.rows, legacy: rates.legacy, legacyDay: 'checkIn' }]);
+			const { alerts, contested } = await storeNewest(context, store, rates, detect, records.newest);
+			return {
+				alerts,
+				contested,
+				// Each record whose stay alerted, as it came in, with what changed.
+				output: (owned) => {
+					const byStay = byIdentity(owned, stayIdentity);
+					return records.newest.flatMap(({ itemIndex, observation }) => {
+						const [alert] = byStay.get(stayIdentity(observation)) ?? [];
+						return alert ? [{ at: itemIndex, item: { json: { ...records.items[itemIndex].json, ...changeFields(alert) }, pairedItem: { item: itemIndex } } }] : [];
+					});
+				},
+			};
+		},
+	};
 }
 
 function changeFields(alert: JournalAlert): RateChange {

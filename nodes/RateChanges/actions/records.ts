@@ -1,21 +1,23 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions, type INodeExecutionData, type NodeApiError } from 'n8n-workflow';
 
 import { requestLimiter, type Settled } from '../../shared/concurrency';
 import { checkItems, failedItem } from '../../shared/itemOutcomes';
 import { keepTidy, type TidyTable } from '../storage/housekeeping';
 import { newToken, type JournalAlert } from '../storage/journal';
 import { confirmOrphans, findOrphans } from '../storage/orphans';
-import { MAX_ROUNDS } from '../storage/rounds';
-import { openJournal, type Store } from '../storage/tables';
+import { PassQueue, type Staged } from '../storage/queue';
+import type { TableSpec } from '../storage/dataTables';
+import { openJournal, openTable, queueTable, type Store } from '../storage/tables';
 import { newestPerStay, readObservation, type Observation, type RateField } from '../rules/observation';
 
 import type { RecordSettings } from './fields';
 
 /**
  * The flow the operations that read rate records share (Detect Changes, Compare With My Hotel,
- * Check Parity): every record read and checked before the first request; the store opened; the
- * alerts of executions that died with this execution's records resolved; the operation's own
- * writes; the day's clean-up; items out in item order.
+ * Check Parity): every record read and checked before the first request; the store opened; one
+ * pass at a time per node (storage/queue.ts), each batch of it with the alerts of executions that
+ * died with the same records resolved, the operation's own writes and the day's clean-up; the
+ * execution's own items out in item order, then those of the records others staged.
  */
 
 export interface ObservedItem {
@@ -37,27 +39,54 @@ export function readRecords(context: IExecuteFunctions, rateField: RateField): R
 	// Every item is read before the first request: a bad record stops the node at once, or with
 	// "Continue" becomes an error item, and the others go on.
 	const checked = checkItems(context, (itemIndex) => readObservation(items[itemIndex].json, rateField));
+	return recordsOf(items, checked);
+}
+
+function recordsOf(items: INodeExecutionData[], checked: Array<Settled<Observation>>): Records {
 	const observed = checked.flatMap((read, itemIndex): ObservedItem[] => ('value' in read ? [{ itemIndex, observation: read.value }] : []));
 	const newest = new Set(newestPerStay(observed).values());
 	return { items, checked, observed, newest: observed.filter(({ itemIndex }) => newest.has(itemIndex)) };
+}
+
+/** Records staged for the pass, checked when they were staged: read again the same way. Each item tells which staged row it came from, and where in it. */
+function stagedRecords(staged: readonly Staged[], rateField: RateField): Records & { origins: Array<{ writer: string; position: number }> } {
+	const origins = staged.flatMap(({ row, items: json }) => json.map((_, position) => ({ writer: String(row.writers ?? ''), position })));
+	const items = staged.flatMap(({ items: json }) => json.map((record): INodeExecutionData => ({ json: record })));
+	const records = recordsOf(
+		items,
+		items.map(({ json }) => {
+			try {
+				return { value: readObservation(json, rateField) };
+			} catch (error) {
+				return { error };
+			}
+		}),
+	);
+	return { ...records, origins };
 }
 
 /** What an operation did with its records. */
 export interface RecordRun {
 	/** The alerts it confirmed: its own. */
 	alerts: JournalAlert[];
-	/** Records it could not write: other executions wrote their rows every time it tried. */
+	/** Records it could not write: another node wrote their rows every time it tried. They are staged again for the pass's next batch. */
 	contested: ObservedItem[];
 	/** Its items, each at the input item it comes first after, from the alerts it owns (its own, and those it resolved for the same records). */
 	output: (owned: readonly JournalAlert[]) => Array<{ at: number; item: INodeExecutionData }>;
 }
 
-/** How an operation's alerts are told apart among records: how a retry finds the alerts of its own records. */
+/** An operation that reads rate records: how its alerts are told apart, and its writes for one batch of records. */
 export interface RecordOperation {
 	name: string;
+	/** The rate its records are read for (staged records are read again with it). */
+	rateField: RateField;
 	alertKey: (alert: JournalAlert) => string;
-	/** The keys the execution's own records would give their alerts. */
+	/** The keys the batch's own records would give their alerts. */
 	recordKeys: (records: Records) => Set<string>;
+	/** The tables its writes go to: opened (and checked) before anything is staged or written. */
+	tables: TableSpec[];
+	/** The operation's writes for one batch of records (the execution's own, or staged ones). */
+	run: (store: Store, records: Records, tidy: (tables: readonly TidyTable[]) => Promise<void>) => Promise<RecordRun>;
 }
 
 /** An alert's identity among an execution's records: the stay and the collection time of its record. */
@@ -71,48 +100,175 @@ export function byIdentity(alerts: readonly JournalAlert[], identity: (alert: Jo
 	return map;
 }
 
-export async function withRecordStore(
-	context: IExecuteFunctions,
-	settings: RecordSettings,
-	records: Records,
-	operation: RecordOperation,
-	run: (store: Store, tidy: (tables: readonly TidyTable[]) => Promise<void>) => Promise<RecordRun>,
-): Promise<INodeExecutionData[]> {
-	if (records.observed.length === 0) return records.checked.flatMap((read, itemIndex) => ('error' in read ? [failedItem(context, read.error, itemIndex)] : []));
+/** A delivery of at most this many records is staged before the lease is looked at. */
+const STAGE_FIRST_AT_MOST = 10;
+
+/** How long a pass with nothing staged waits for more before it gives the lease back. */
+const LINGER_MS = 100;
+
+/** Between the batches of a pass whose records another node kept writing: a moment for that node's writes to land. */
+const CONTESTED_PAUSE_MS = 250;
+
+/**
+ * One pass at a time per node (storage/queue.ts): the execution that takes the node's lease
+ * compares its own records, then every batch other executions staged meanwhile, and puts out the
+ * alerts of all of them; one that finds the lease held stages its records and puts out nothing of
+ * its own (its records' alerts come out of the pass), never an error for another's writes.
+ */
+export async function withRecordStore(context: IExecuteFunctions, settings: RecordSettings, records: Records, operation: RecordOperation): Promise<INodeExecutionData[]> {
+	const invalid = records.checked.flatMap((read, itemIndex) => ('error' in read ? [failedItem(context, read.error, itemIndex)] : []));
+	if (records.observed.length === 0) return invalid;
 	const limiter = requestLimiter(context.getNode(), [settings]);
 	const store = await openJournal(context, limiter, settings.changesTable);
+	const retry = context.getMode() === 'retry';
+	// A table without the node's columns stops the execution here, before anything is written.
+	for (const table of operation.tables) await openTable(store.api, table);
+	const queue = await openQueue(context, store, settings.changesTable, operation.name);
+	const jsonOf = (batch: Records, observed: readonly ObservedItem[]) => observed.map(({ itemIndex }) => batch.items[itemIndex].json);
+	// A delivery of a few records (the service posts one a POST) is staged before the lease is looked
+	// at: while a shop arrives the lease is held, and staging then costs two requests in all. A batch
+	// looks at the lease first, to compare its records without staging them.
+	const stageFirst = records.observed.length <= STAGE_FIRST_AT_MOST;
+	if (stageFirst || !(await queue.take(retry))) {
+		// Staged before the lease is looked at (again): a holder that gives the lease back after this
+		// look still finds these records when it looks for staged ones once more.
+		const mine: Mine = { writer: await queue.stage(jsonOf(records, records.observed), retry), staged: records.observed, items: new Map() };
+		if (!(await queue.take(retry))) return invalid;
+		const others = await holding(queue, async () => await drain(context, store, settings, queue, operation, mine));
+		return [...inItemOrder(context, records, mine.items), ...others];
+	}
+	return await holding(queue, async () => {
+		const own = await compare(context, store, settings, records, operation, retry);
+		const mine: Mine = { writer: await queue.stage(jsonOf(records, own.contested), retry), staged: own.contested, items: itemsByInput(own.run.output(own.owned)) };
+		const others = await drain(context, store, settings, queue, operation, mine, true);
+		return [...inItemOrder(context, records, mine.items), ...others];
+	});
+}
+
+/** Runs the pass; one that fails gives the lease back, so that the next execution (or n8n's Retry) takes its records at once. */
+async function holding(queue: PassQueue, pass: () => Promise<INodeExecutionData[]>): Promise<INodeExecutionData[]> {
+	try {
+		return await pass();
+	} catch (error) {
+		await queue.release().catch(() => undefined);
+		throw error as NodeApiError;
+	}
+}
+
+async function openQueue(context: IExecuteFunctions, store: Store, changesTableName: string, operationName: string): Promise<PassQueue> {
+	const table = await store.api.ensureTable(queueTable(changesTableName));
+	// One lease per node of a workflow: its records are compared with its own settings, whoever holds it.
+	const key = [operationName, context.getWorkflow().id ?? '', context.getNode().id ?? context.getNode().name].join('|');
+	return new PassQueue(store.api, table, key, newToken(context));
+}
+
+interface Compared {
+	run: RecordRun;
+	owned: JournalAlert[];
+	contested: ObservedItem[];
+}
+
+/** One batch of records through the operation, with the alerts of executions that died with the same records resolved. */
+async function compare(context: IExecuteFunctions, store: Store, settings: RecordSettings, records: Records, operation: RecordOperation, retry: boolean): Promise<Compared> {
 	const mine = operation.recordKeys(records);
-	const token = newToken(context);
 	const orphans = await findOrphans(store, {
 		operation: operation.name,
 		sameRecords: (alert) => mine.has(operation.alertKey(alert)),
-		retry: context.getMode() === 'retry',
-		token,
+		retry,
+		token: newToken(context),
 	});
 	const newestCollected = records.observed.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
 	// The day's clean-up comes before the operation's writes, and the orphans found are confirmed
 	// after them: once alerts are confirmed, nothing but handing out the items is left to the execution.
-	const result = await run(store, async (tables) => await keepTidy(store, tables, newestCollected, settings.keepChangesDays));
-	const resolved = await confirmOrphans(store, orphans, token);
-	return inItemOrder(context, records, result, [...result.alerts, ...resolved]);
+	const run = await operation.run(store, records, async (tables) => await keepTidy(store, tables, newestCollected, settings.keepChangesDays));
+	const resolved = await confirmOrphans(store, orphans, newToken(context));
+	return { run, owned: [...run.alerts, ...resolved], contested: run.contested };
 }
 
-function inItemOrder(context: IExecuteFunctions, records: Records, result: RecordRun, owned: readonly JournalAlert[]): INodeExecutionData[] {
-	const contested = new Set(result.contested.map(({ itemIndex }) => itemIndex));
+/**
+ * The pass: batch after batch of staged records until none is left, then the lease given back and
+ * the staged records looked at once more. Their items are paired with this execution's first item.
+ * Once a batch's alerts are confirmed, nothing may fail the execution (they would come out of no
+ * one): a later failure ends the pass with what it put out, and leaves the records it had not
+ * compared staged for the next pass. `compared`: this execution already confirmed alerts of its own.
+ */
+async function drain(context: IExecuteFunctions, store: Store, settings: RecordSettings, queue: PassQueue, operation: RecordOperation, mine: Mine, compared = false): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	let batches = compared ? 1 : 0;
+	try {
+		await drainBatches(context, store, settings, queue, operation, { mine, output }, () => batches++);
+	} catch (error) {
+		if (batches === 0) throw error as NodeApiError;
+	}
+	await queue.release().catch(() => undefined);
+	return output;
+}
+
+async function drainBatches(
+	context: IExecuteFunctions,
+	store: Store,
+	settings: RecordSettings,
+	queue: PassQueue,
+	operation: RecordOperation,
+	{ mine, output }: { mine: Mine; output: INodeExecutionData[] },
+	done: () => number,
+): Promise<void> {
+	// Whether other executions staged records for this pass: deliveries are arriving at once.
+	let arriving = false;
+	for (let batch = 0; ; batch++) {
+		let staged = await queue.staged();
+		if (staged.length === 0 && arriving) {
+			// While a shop arrives, the next record is a moment away: a pass that waits for it takes it in
+			// its next batch, where giving the lease back and taking it again would cost four requests.
+			arriving = false;
+			await sleep(LINGER_MS);
+			staged = await queue.staged();
+		}
+		if (staged.length === 0) {
+			await queue.release();
+			if ((await queue.staged()).length === 0 || !(await queue.take())) return;
+			continue;
+		}
+		arriving = staged.length > 1 || batch > 0;
+		const records = stagedRecords(staged, operation.rateField);
+		const compared = await compare(context, store, settings, records, operation, staged.some(({ retry }) => retry));
+		// Records another node kept writing go back to the queue before their rows are removed: staged twice for a moment, never lost.
+		await queue.stage(compared.contested.map(({ itemIndex }) => records.items[itemIndex].json), false);
+		done();
+		const contested = new Set(compared.contested.map(({ itemIndex }) => itemIndex));
+		for (const { at, item } of compared.run.output(compared.owned)) {
+			if (contested.has(at)) continue;
+			const { writer, position } = records.origins[at];
+			// This execution's own records come out at their own items; the others' after them.
+			if (writer !== mine.writer) output.push({ ...item, pairedItem: { item: 0 } });
+			else {
+				const { itemIndex } = mine.staged[position];
+				mine.items.set(itemIndex, [...(mine.items.get(itemIndex) ?? []), { ...item, pairedItem: { item: itemIndex } }]);
+			}
+		}
+		// Staged rows left behind are compared again by a later pass, which finds them stored: no alert twice.
+		await queue.remove(staged).catch(() => undefined);
+		if (!(await queue.renew().catch(() => false))) return;
+		if (contested.size > 0) await sleep(CONTESTED_PAUSE_MS);
+	}
+}
+
+/** The records this execution brought: the staged row that holds those it staged (in that order), and its items by input item. */
+interface Mine {
+	writer: string;
+	staged: readonly ObservedItem[];
+	items: Map<number, INodeExecutionData[]>;
+}
+
+function itemsByInput(output: ReadonlyArray<{ at: number; item: INodeExecutionData }>): Map<number, INodeExecutionData[]> {
 	const byItem = new Map<number, INodeExecutionData[]>();
-	for (const { at, item } of result.output(owned)) byItem.set(at, [...(byItem.get(at) ?? []), item]);
+	for (const { at, item } of output) byItem.set(at, [...(byItem.get(at) ?? []), item]);
+	return byItem;
+}
+
+function inItemOrder(context: IExecuteFunctions, records: Records, byItem: ReadonlyMap<number, INodeExecutionData[]>): INodeExecutionData[] {
 	return records.checked.flatMap((read, itemIndex): INodeExecutionData[] => {
 		if ('error' in read) return [failedItem(context, read.error, itemIndex)];
-		if (contested.has(itemIndex)) return [failedItem(context, contestedError(context, itemIndex), itemIndex)];
 		return byItem.get(itemIndex) ?? [];
-	});
-}
-
-
-/** A record whose row other executions wrote every time this one tried: it was not compared, and nothing of it was written. */
-export function contestedError(context: IExecuteFunctions, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `The stay of item ${itemIndex} kept changing under this execution: it was not compared`, {
-		itemIndex,
-		description: `Other executions wrote the same stays ${MAX_ROUNDS} times while this one compared it. Nothing of this record was written: run it again. The other items were compared and kept.`,
 	});
 }

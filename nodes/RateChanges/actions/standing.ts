@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ReportedChange } from '../rules/alert';
-import { latestByStay, type Observation } from '../rules/observation';
+import { latestByStay, type Observation, type RateField } from '../rules/observation';
 import type { RowFilter } from '../storage/dataTables';
 import type { JournalAlert } from '../storage/journal';
 import { legacyPositions } from '../storage/legacy';
@@ -10,10 +10,11 @@ import type { MonthRows, StoredRow } from '../storage/monthRows';
 import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind, type PositionMonth } from '../storage/positionMonths';
 import { writeInRounds, type MonthPlan } from '../storage/rounds';
 import { dayOf, readStayMonth, storedStays } from '../storage/stayMonths';
-import { openMonthRows, positionsTable, ratesTable } from '../storage/tables';
+import type { TidyTable } from '../storage/housekeeping';
+import { openMonthRows, positionsTable, ratesTable, type Store } from '../storage/tables';
 
 import type { RecordSettings } from './fields';
-import { withRecordStore, type ObservedItem, type RecordOperation, type Records } from './records';
+import { withRecordStore, type ObservedItem, type RecordOperation, type RecordRun, type Records } from './records';
 
 /**
  * What Compare With My Hotel and Check Parity share: each works out, for every stay-night (or
@@ -148,41 +149,58 @@ export async function runStanding<TStanding>(
 	context: IExecuteFunctions,
 	settings: StandingSettings,
 	records: Records,
+	rateField: RateField,
 	kind: StandingKind<TStanding>,
 ): Promise<INodeExecutionData[]> {
-	const groups = groupsOf(kind, records);
-	const operation: RecordOperation = { name: kind.operation, alertKey, recordKeys: () => new Set(groups.map(groupAlertKey)) };
-	return await withRecordStore(context, settings, records, operation, async (store, tidy) => {
-		const rates = await openMonthRows(store, ratesTable(settings.ratesTable));
-		const positions = await openMonthRows(store, positionsTable(settings.positionsTable));
-		await tidy([{ rows: positions.rows, legacy: positions.legacy, legacyDay: 'dtCollected' }]);
-		const stays = await readStays(rates.rows, groups);
-		const worked = new Map(groups.map((group) => [group.key, kind.work(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation)).filter(group.holds))]));
+	const operation: RecordOperation = {
+		name: kind.operation,
+		rateField,
+		tables: [ratesTable(settings.ratesTable), positionsTable(settings.positionsTable)],
+		alertKey,
+		recordKeys: (batch) => new Set(groupsOf(kind, batch).map(groupAlertKey)),
+		run: async (store, batch, tidy) => await standOnce(context, settings, kind, store, groupsOf(kind, batch), tidy),
+	};
+	return await withRecordStore(context, settings, records, operation);
+}
 
-		const byMonth = new Map<string, Group[]>();
-		for (const group of groups) byMonth.set(group.monthKey, [...(byMonth.get(group.monthKey) ?? []), group]);
-		const verdicts = new Map<string, Verdict>();
-		const plan = async (monthKey: string, row: StoredRow | undefined): Promise<MonthPlan> => {
-			const monthGroups = byMonth.get(monthKey) as Group[];
-			let month = row ? readPositionMonth(row) : emptyPositionMonth(monthKey, kind.kind, monthGroups[0].hotelCode, first(monthGroups[0]).checkIn.slice(0, 7));
-			if (!row && positions.legacy) month = await legacyPositions(store.api, positions.legacy, month);
-			return planMonth(kind, month, monthGroups, worked, verdicts);
-		};
-		const stored = await positions.rows.read([...byMonth.keys()]);
-		const result = await writeInRounds(context, store, positions.rows, kind.operation, stored, [...byMonth.keys()], plan);
-		const contested = new Set(result.contested);
-		return {
-			alerts: result.alerts,
-			contested: groups.filter((group) => contested.has(group.monthKey)).flatMap((group) => group.items),
-			output: (owned) =>
-				standingItems(
-					groups.filter((group) => !contested.has(group.monthKey)),
-					verdicts,
-					owned,
-					(monthKey) => result.written.get(monthKey)?.data !== undefined,
-				),
-		};
-	});
+/** One batch of records: the stay-nights they touch worked out, claimed and remembered. */
+async function standOnce<TStanding>(
+	context: IExecuteFunctions,
+	settings: StandingSettings,
+	kind: StandingKind<TStanding>,
+	store: Store,
+	groups: readonly Group[],
+	tidy: (tables: readonly TidyTable[]) => Promise<void>,
+): Promise<RecordRun> {
+	const rates = await openMonthRows(store, ratesTable(settings.ratesTable));
+	const positions = await openMonthRows(store, positionsTable(settings.positionsTable));
+	await tidy([{ rows: positions.rows, legacy: positions.legacy, legacyDay: 'dtCollected' }]);
+	const stays = await readStays(rates.rows, groups);
+	const worked = new Map(groups.map((group) => [group.key, kind.work(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation)).filter(group.holds))]));
+
+	const byMonth = new Map<string, Group[]>();
+	for (const group of groups) byMonth.set(group.monthKey, [...(byMonth.get(group.monthKey) ?? []), group]);
+	const verdicts = new Map<string, Verdict>();
+	const plan = async (monthKey: string, row: StoredRow | undefined): Promise<MonthPlan> => {
+		const monthGroups = byMonth.get(monthKey) as Group[];
+		let month = row ? readPositionMonth(row) : emptyPositionMonth(monthKey, kind.kind, monthGroups[0].hotelCode, first(monthGroups[0]).checkIn.slice(0, 7));
+		if (!row && positions.legacy) month = await legacyPositions(store.api, positions.legacy, month);
+		return planMonth(kind, month, monthGroups, worked, verdicts);
+	};
+	const stored = await positions.rows.read([...byMonth.keys()]);
+	const result = await writeInRounds(context, store, positions.rows, kind.operation, stored, [...byMonth.keys()], plan);
+	const contested = new Set(result.contested);
+	return {
+		alerts: result.alerts,
+		contested: groups.filter((group) => contested.has(group.monthKey)).flatMap((group) => group.items),
+		output: (owned) =>
+			standingItems(
+				groups.filter((group) => !contested.has(group.monthKey)),
+				verdicts,
+				owned,
+				(monthKey) => result.written.get(monthKey)?.data !== undefined,
+			),
+	};
 }
 
 /** The stored stays every group needs, one read per distinct filter. */

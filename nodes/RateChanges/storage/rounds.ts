@@ -33,7 +33,7 @@ export interface RoundsResult<TExtra> {
 	written: Map<string, MonthPlan<TExtra>>;
 	/** The alerts this execution confirmed: the ones it puts out. */
 	alerts: JournalAlert[];
-	/** Keys whose rows kept changing under this execution: nothing of them was written. */
+	/** Keys whose rows another writer wrote every round: nothing of them was written (the pass stages their records again). */
 	contested: string[];
 }
 

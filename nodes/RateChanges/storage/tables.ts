@@ -7,7 +7,7 @@ import { Journal } from './journal';
 import { MonthRows } from './monthRows';
 
 /**
- * The three tables Rate Changes keeps in n8n's Data Tables, column by column
+ * The four tables Rate Changes keeps in n8n's Data Tables, column by column
  * (docs/nodes/rate-changes-reference.md shows them to users; a CI check holds the two together).
  * Times are ISO 8601 text, not date columns: text compares exactly as it was written on every
  * database n8n runs on, and a compare-and-set filters on it.
@@ -61,12 +61,26 @@ export const POSITIONS_COLUMNS: readonly ColumnSpec[] = [
 	{ name: 'writers', type: 'string' },
 ];
 
+/** The queue of one node's pass (queue.ts): its lease row, and the records executions staged for it. */
+export const QUEUE_COLUMNS: readonly ColumnSpec[] = [
+	{ name: 'block', type: 'string' },
+	{ name: 'kind', type: 'string' },
+	{ name: 'until', type: 'string' },
+	{ name: 'records', type: 'string' },
+	{ name: 'writers', type: 'string' },
+];
+
 export function ratesTable(name: string): TableSpec {
 	return { field: 'Rates Table', name, columns: RATES_COLUMNS };
 }
 
 export function changesTable(name: string): TableSpec {
 	return { field: 'Changes Table', name, columns: CHANGES_COLUMNS };
+}
+
+/** The queue table sits beside the changes table it serves: `<Changes Table>_queue`. */
+export function queueTable(changesTableName: string): TableSpec {
+	return { field: 'Changes Table', name: `${changesTableName}_queue`, columns: QUEUE_COLUMNS };
 }
 
 export function positionsTable(name: string): TableSpec {

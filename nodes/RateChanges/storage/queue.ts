@@ -1,0 +1,153 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { allOf, anyOf, eq, type DataTables, type Row, type TableHandle } from './dataTables';
+import { MonthRows, writersAfter, wroteBy, type StoredRow } from './monthRows';
+
+/**
+ * One pass at a time per node: how a record operation takes many executions at once without any
+ * of them failing on another's writes (docs/nodes/rate-changes-reference.md, "One pass at a time").
+ *
+ * The service posts one rate record a POST, many at once, and records of one shop share month
+ * rows: twenty executions writing the same row in place would each read, lose the compare-and-set
+ * and read again. Instead, each node (a workflow's Rate Changes node, by its id) has a **lease**:
+ * - the execution that takes it runs the **pass**: its own records, then whatever other executions
+ *   **staged** meanwhile, batch after batch, until none is left;
+ * - an execution that finds the lease held only stages its records (an insert: no two executions
+ *   ever write one row in place) and ends with no items: their alerts come out of the pass;
+ * - the holder gives the lease back, then looks for staged records once more: a record staged
+ *   before the release is seen then, and one staged after it finds the lease free, so no record is
+ *   left staged with no pass to take it.
+ * A holder that fails gives the lease back; one that died holding it (n8n restarted, the execution
+ * was cancelled) holds it until it runs out, LEASE_MS after it was last renewed, and the next
+ * execution of the node takes it and the records left. n8n's Retry of a failed execution takes it
+ * at once: the execution it retries is over.
+ *
+ * The queue table holds two kinds of rows: one **lease** row per node (its `block` is
+ * `lease|<key>`, `until` the time it runs out, empty when free; written with a compare-and-set on
+ * `writers` as month rows are, monthRows.ts), and **staged** rows (`block` `records|<key>`,
+ * `records` the records of one execution as JSON), removed once a pass has compared them.
+ */
+
+/**
+ * A lease not renewed for this long is taken over: a pass renews it after every batch, which takes
+ * seconds. Taken over too soon, two passes run at once for a moment, which is safe (month rows are
+ * written with a compare-and-set, and records another pass keeps writing are staged again).
+ */
+export const LEASE_MS = 30_000;
+
+/** The most staged rows one batch of a pass takes; the rest wait for its next batch. */
+export const STAGED_ROWS_PER_BATCH = 500;
+
+/** Ids per delete request: each is one "id eq …" condition of the filter in the query string. */
+const IDS_PER_DELETE = 50;
+
+/** Records another execution staged for the pass. */
+export interface Staged {
+	row: Row;
+	items: IDataObject[];
+	/** It was staged by n8n's Retry of a failed execution: its own tentative entries may be resolved at once. */
+	retry: boolean;
+}
+
+export class PassQueue {
+	private readonly lease: MonthRows;
+	private readonly leaseKey: string;
+	private readonly stagedKey: string;
+	/** The lease row as this execution last wrote it: what its next compare-and-set expects. */
+	private held?: StoredRow;
+	private stagings = 0;
+
+	constructor(
+		private readonly api: DataTables,
+		private readonly table: TableHandle,
+		key: string,
+		private readonly token: string,
+	) {
+		this.lease = new MonthRows(api, table);
+		this.leaseKey = `lease|${key}`;
+		this.stagedKey = `records|${key}`;
+	}
+
+	/**
+	 * Takes the lease when it is free or has run out, or `over` whoever holds it (n8n's Retry of a
+	 * failed execution, which may have died holding it); whether this execution holds it now.
+	 */
+	async take(over = false): Promise<boolean> {
+		const current = (await this.lease.read([this.leaseKey])).get(this.leaseKey);
+		if (current && !over && !isFree(current, Date.now())) return false;
+		return await this.writeLease(current, new Date(Date.now() + LEASE_MS).toISOString());
+	}
+
+	/** Renews the lease after a batch once a third of it has gone; false when it ran out and another execution took it. */
+	async renew(): Promise<boolean> {
+		if (this.held === undefined) return false;
+		if (Date.parse(String(this.held.until)) - Date.now() > (LEASE_MS * 2) / 3) return true;
+		return await this.writeLease(this.held, new Date(Date.now() + LEASE_MS).toISOString());
+	}
+
+	/** Gives the lease back (a holder whose lease was taken over has nothing to give). */
+	async release(): Promise<void> {
+		if (this.held) await this.writeLease(this.held, '');
+	}
+
+	/**
+	 * The lease's compare-and-set on `writers`, as month rows are written (monthRows.ts), without
+	 * reading the row back when it lost: a lease held by another is all this execution needs to know.
+	 */
+	private async writeLease(stored: StoredRow | undefined, until: string): Promise<boolean> {
+		const data = { block: this.leaseKey, kind: 'lease', until, records: '' };
+		// A write that failed leaves `held` as it was, so that giving the lease back can be tried again.
+		if (!stored) {
+			// The node's first pass: its lease row is inserted (monthRows.ts settles a race of two).
+			const { won } = await this.lease.write(this.token, [{ key: this.leaseKey, data }]);
+			this.held = won.has(this.leaseKey) ? (await this.lease.read([this.leaseKey])).get(this.leaseKey) : undefined;
+			return this.held !== undefined;
+		}
+		const writers = writersAfter(this.token, stored.writers);
+		// The row names this execution since it took the lease: the time written tells this write apart.
+		const mine = async () => {
+			const now = (await this.lease.read([this.leaseKey])).get(this.leaseKey);
+			return wroteBy(now, this.token) && String(now?.until ?? '') === until;
+		};
+		const { rows, uncertain } = await this.api.updateRows(this.table, allOf(eq('id', stored.id), eq('writers', String(stored.writers ?? ''))), { ...data, writers }, mine);
+		if (rows.length === 0 && !(uncertain && (await mine()))) {
+			this.held = undefined;
+			return false;
+		}
+		this.held = until === '' ? undefined : { ...stored, ...data, writers };
+		return true;
+	}
+
+	/** Stages records for the pass: one insert, told apart from any other by its own token, which it returns. */
+	async stage(items: readonly IDataObject[], retry: boolean): Promise<string> {
+		const writer = `${this.token}.${++this.stagings}`;
+		if (items.length === 0) return writer;
+		const row = { block: this.stagedKey, kind: 'records', until: '', records: JSON.stringify({ retry, items }), writers: writer };
+		await this.api.insertRows(this.table, [row], async () => (await this.api.readRows(this.table, allOf(eq('writers', writer)))).length > 0);
+		return writer;
+	}
+
+	/** The records staged for this node, oldest first, at most STAGED_ROWS_PER_BATCH rows. */
+	async staged(): Promise<Staged[]> {
+		const rows = await this.api.readRows(this.table, allOf(eq('block', this.stagedKey)));
+		return rows.slice(0, STAGED_ROWS_PER_BATCH).map((row) => {
+			const { retry = false, items = [] } = JSON.parse(String(row.records ?? '{}')) as { retry?: boolean; items?: IDataObject[] };
+			return { row, items, retry };
+		});
+	}
+
+	/** Removes staged rows a pass has compared; removing one twice removes nothing more. */
+	async remove(staged: readonly Staged[]): Promise<void> {
+		const removals: Array<Promise<void>> = [];
+		for (let start = 0; start < staged.length; start += IDS_PER_DELETE) {
+			const ids = staged.slice(start, start + IDS_PER_DELETE).map(({ row }) => eq('id', row.id));
+			removals.push(this.api.deleteRows(this.table, anyOf(ids)));
+		}
+		await Promise.all(removals);
+	}
+}
+
+function isFree(lease: StoredRow, now: number): boolean {
+	const until = String(lease.until ?? '');
+	return until === '' || Date.parse(until) <= now;
+}

@@ -1,0 +1,116 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { DataTablesApi } from '../../platform/dataTables';
+import { runPool } from '../../platform/sandbox/delivery';
+import { createPrng } from '../../platform/sandbox/prng';
+
+import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, startStandIn, type StaySpec } from './standIn';
+
+/**
+ * The delivery shape the service describes (spec, part 6): one rate record a POST, many at once,
+ * in the order a shop collects them or in any order. Every execution ends well (none fails because
+ * others write the same rows), every alert comes out once, and the digest lists each once.
+ */
+
+let api: DataTablesApi;
+
+beforeEach(async () => {
+	api = await startStandIn();
+});
+
+afterEach(async () => {
+	await api.settled();
+	await api.close();
+});
+
+const FIRST = '2027-02-01T06:00:00Z';
+const SECOND = '2027-02-02T06:00:00Z';
+
+type Order = (records: IDataObject[]) => IDataObject[];
+
+const ORDERS: Array<{ order: string; arrange: Order }> = [
+	// staysOf lists stays hotel by hotel, website by website, room by room, date by date: as a shop collects them.
+	{ order: 'in the order a shop collects them', arrange: (records) => records },
+	{ order: 'shuffled', arrange: (records) => createPrng(36).sample(records, records.length) },
+];
+
+const SHAPES = [4, 20].flatMap((inFlight) => ORDERS.map((order) => ({ ...order, inFlight })));
+
+/** Each record its own execution, `inFlight` at once; every execution's items, and the errors. */
+async function deliverOneByOne(parameters: INodeParameters, records: IDataObject[], inFlight: number): Promise<{ items: IDataObject[]; errors: string[] }> {
+	const results = await runPool(
+		records.map((record) => async () => await runRateChanges(api, parameters, [record])),
+		inFlight,
+	);
+	return {
+		items: results.flatMap((result) => result.items.map((item) => item.json)),
+		errors: results.flatMap((result) => (result.error ? [result.error.message] : [])),
+	};
+}
+
+async function digestOnce(): Promise<string[]> {
+	const digest = await runRateChanges(api, DIGEST, [{}]);
+	expect(digest.error).toBeUndefined();
+	return digest.items.flatMap((item) => (item.json.changes as IDataObject[]).map((change) => digestChangeText(change))).sort();
+}
+
+describe.each(SHAPES)('Detect Changes, one record a POST, $inFlight in flight, $order', ({ inFlight, arrange }) => {
+	const stays = staysOf([100001, 100002], [1, 2], '2027-02-20', 20, ['Double', 'Suite']);
+	/** The second shop: every 5th stay 20 % dearer, every 7th 5 % cheaper (no alert), every 11th sold out. */
+	const second = (stay: StaySpec, index: number): number => {
+		const rate = baseRate(stay, index);
+		if (index % 11 === 0) return 0;
+		if (index % 5 === 0) return Math.round(rate * 120) / 100;
+		return index % 7 === 0 ? Math.round(rate * 95) / 100 : rate;
+	};
+	const expected = stays
+		.flatMap((stay, index) => {
+			const [before, after] = [baseRate(stay, index), second(stay, index)];
+			if (after === 0) return [[stay.hotelCode, stay.websiteCode, stay.checkIn, stay.roomType, 'soldOut', before, null].join('|')];
+			if (Math.abs(after - before) / before < 0.1) return [];
+			return [[stay.hotelCode, stay.websiteCode, stay.checkIn, stay.roomType, after > before ? 'up' : 'down', before, after].join('|')];
+		})
+		.sort();
+
+	it('fails no execution, alerts nothing on the first shop and exactly what moved on the second, once; the digest lists each once', async () => {
+		const first = await deliverOneByOne(DETECT, arrange(shopOf(stays, FIRST, baseRate)), inFlight);
+		expect(first).toEqual({ items: [], errors: [] });
+		const later = await deliverOneByOne(DETECT, arrange(shopOf(stays, SECOND, second)), inFlight);
+		expect(later.errors).toEqual([]);
+		expect(later.items.map((json) => changeText(json)).sort()).toEqual(expected);
+		expect(expected.length).toBeGreaterThan(20);
+		expect(await digestOnce()).toEqual(expected);
+		// Nothing is left staged: every record was compared.
+		expect(api.rows('travel_pricing_rate_changes_queue').filter((row) => row.kind === 'records')).toEqual([]);
+	});
+});
+
+describe.each(SHAPES)('Compare With My Hotel and Check Parity, one record a POST, $inFlight in flight, $order', ({ inFlight, arrange }) => {
+	/** My hotel (1) and three competitors on websites 1 and 2; on the second shop competitor 2 undercuts me on every other night. */
+	const market = staysOf([400001, 400002, 400003, 400004], [1, 2], '2027-02-26', 8);
+	const rateOf = (dtCollected: string) => (stay: StaySpec, index: number) => {
+		const night = index % 8;
+		if (stay.hotelCode === 400001) return stay.websiteCode === 2 && dtCollected === SECOND && night % 3 === 0 ? 180 : 200;
+		if (dtCollected === SECOND && stay.hotelCode === 400002 && night % 2 === 0) return 150;
+		return 210 + (stay.hotelCode - 400000);
+	};
+	const compare: INodeParameters = { operation: 'compareWithMyHotel', myHotelCode: '400001', options: {} };
+	const parity: INodeParameters = { operation: 'checkParity', parityHotelCode: '400001', referenceWebsiteCode: '1', options: {} };
+
+	it('fails no execution, alerts each stay-night at most once a shop, and the digest lists each alert once', async () => {
+		for (const at of [FIRST, SECOND]) {
+			// Detect Changes keeps the rates both compare against, as the shipped example runs them.
+			const records = arrange(shopOf(market, at, rateOf(at)));
+			expect((await deliverOneByOne(DETECT, records, inFlight)).errors).toEqual([]);
+			for (const parameters of [compare, parity]) {
+				const { items, errors } = await deliverOneByOne(parameters, records, inFlight);
+				expect(errors).toEqual([]);
+				const nights = items.map((json) => [json.checkIn, json.websiteCode ?? '', json.roomType ?? ''].join('|'));
+				expect(new Set(nights).size).toBe(nights.length);
+			}
+		}
+		const listed = await digestOnce();
+		expect(new Set(listed).size).toBe(listed.length);
+		expect(listed.some((line) => line.includes('undercut'))).toBe(true);
+	});
+});
