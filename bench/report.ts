@@ -149,5 +149,5 @@ export function updatedResults(
 	const note = `Measured in a run of its own (\`BENCH_ONLY=${run.only.join(',')}\`), started ${new Date(run.started).toISOString()}, load average ${(Math.round(run.loadBefore * 100) / 100).toString()} at its start.`;
 	const fresh = measured.map((benchmark) => ({ ...benchmark, notes: [note, ...benchmark.notes] }));
 	const kept = previous.benchmarks.filter((benchmark) => !fresh.some((entry) => entry.id === benchmark.id));
-	return { ...previous, benchmarks: [...kept, ...fresh].sort((a, b) => a.id.localeCompare(b.id)) };
+	return { ...previous, benchmarks: [...kept, ...fresh].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })) };
 }

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { formatDuration, NEWEST_N8N, type CredentialSeed, type WorkflowSeed } from '../platform/n8n';
+import { formatDuration, NEWEST_N8N, OLDEST_N8N, type CredentialSeed, type WorkflowSeed } from '../platform/n8n';
 import type { Sandbox } from '../platform/sandbox';
 import { DEFAULT_CONCURRENCY } from '../nodes/shared/concurrency';
 import { allEvents } from './cases/allEvents';
 import { hotelDemand, LARGE_DEMAND_ID } from './cases/hotelDemand';
+import { oneRecordDelivery } from './cases/oneRecordDelivery';
 import { packageWeight } from './cases/packageWeight';
 import { perItemRequests, type PerItemCase } from './cases/perItemRequests';
 import { queueTrigger } from './cases/queueTrigger';
@@ -58,11 +59,16 @@ const YEAR_DAYS = Number(process.env.BENCH_YEAR_DAYS ?? 365);
 const GROUP_DAYS = Number(process.env.BENCH_GROUP_DAYS ?? 2);
 /** Benchmark 9's hotels of the 100-hotel group (all by default; fewer project the group's size from theirs). */
 const GROUP_HOTELS = Number(process.env.BENCH_GROUP_HOTELS ?? 100);
+/** Benchmark 10's stays (2 hotels × 5 websites × 2 room types × stays / 20 check-in days), and the n8n versions it runs on, each in n8n instances of its own. */
+const ONE_RECORD_STAYS = Number(process.env.BENCH_ONE_RECORD_STAYS ?? 2000);
+const ONE_RECORD_N8N = (process.env.BENCH_ONE_RECORD_N8N ?? `${NEWEST_N8N},${OLDEST_N8N}`).split(',').map((version) => version.trim());
 /** The bearer token the sandbox's deliveries carry, checked by the trigger and by the Webhook node. */
 const DELIVERY_TOKEN = 'bench-delivery-token-5b1f0c';
 
-/** A group ("3") is wanted for any of its benchmarks ("3b"), and each benchmark of a wanted group. */
-const wanted = (id: string): boolean => !ONLY || ONLY.some((only) => id.startsWith(only) || only.startsWith(id));
+/** The group of a benchmark: "3" of "3b", "10" of "10". */
+const groupOf = (id: string): string => id.replace(/[a-z]+$/, '');
+/** A group ("3") is wanted for any of its benchmarks ("3b"), and each benchmark of a wanted group ("1" is not "10"'s). */
+const wanted = (id: string): boolean => !ONLY || ONLY.some((only) => only === id || only === groupOf(id) || groupOf(only) === id);
 
 /** Benchmark 4's workflow and benchmark 3's receivers, imported into the shared n8n. */
 const DEMAND = workflows.demandWorkflow(LARGE_DEMAND_ID);
@@ -220,6 +226,7 @@ const CASES: BenchCase[] = [
 	// In n8n's engine against the Data Tables stand-in, whose size models are n8n's measures.
 	{ id: '8', title: "Rate Changes over a year: the one-hotel set's tables, day by day", on: 'in process', run: () => rateChangesYear({ days: YEAR_DAYS, singleRecordDays: Math.min(YEAR_DAYS, 20) }) },
 	{ id: '9', title: 'Rate Changes at group scale: 1.1M stays, queue mode on Postgres', on: 'own n8n', run: () => rateChangesGroup({ version: VERSION, hotels: GROUP_HOTELS, days: GROUP_DAYS, token: DELIVERY_TOKEN }) },
+	{ id: '10', title: 'Rate Changes, one record a delivery', on: 'own n8n', run: () => oneRecordDelivery({ versions: ONE_RECORD_N8N, stays: ONE_RECORD_STAYS, token: DELIVERY_TOKEN }) },
 ];
 
 async function main(): Promise<void> {
@@ -243,7 +250,7 @@ async function main(): Promise<void> {
 				loadAverageAtStart: Math.round(loadBefore * 100) / 100,
 				loadAverageAtEnd: Math.round(os.loadavg()[0] * 100) / 100,
 			},
-			benchmarks: [...benchmarks].sort((a, b) => a.id.localeCompare(b.id)),
+			benchmarks: [...benchmarks].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })),
 		};
 		fs.mkdirSync(OUTPUT, { recursive: true });
 		writeResults(OUTPUT, results);

@@ -50,6 +50,26 @@ function chain(id: string, name: string, nodes: Node[]): WorkflowSeed {
 	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
 }
 
+/** One condition of an IF node; a single-value operator (exists) has an empty right value, as the editor stores it. */
+interface IfCondition {
+	id: string;
+	leftValue: string;
+	rightValue?: unknown;
+	operator: { type: string; operation: string; singleValue?: boolean };
+}
+
+/** An IF node (version 2.2, strict type validation, as the editor adds it) on one condition. */
+function ifNode(name: string, { id, leftValue, rightValue = '', operator }: IfCondition): Node {
+	return node(name, 'n8n-nodes-base.if', 2.2, {
+		conditions: {
+			options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
+			conditions: [{ id, leftValue, rightValue, operator }],
+			combinator: 'and',
+		},
+		options: {},
+	});
+}
+
 /** Webhook (answers when the last node finished) → Split Out of body.items. */
 function startedByCall(path: string): Node[] {
 	return [
@@ -293,30 +313,19 @@ export function webhookWorkflow(id: string, after: 'none' | 'splitOut' | { hotel
 	const nodes = [hook];
 	if (after === 'splitOut') nodes.push(node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body', options: {} }));
 	if (typeof after === 'object') {
-		nodes.push(
-			node('If', 'n8n-nodes-base.if', 2.2, {
-				conditions: {
-					options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
-					conditions: [
-						{
-							id: 'hotel-matches',
-							leftValue: '={{ $json.body.hotelCode }}',
-							rightValue: after.hotelCode,
-							operator: { type: 'number', operation: 'equals' },
-						},
-					],
-					combinator: 'and',
-				},
-				options: {},
-			}),
-		);
+		nodes.push(ifNode('If', { id: 'hotel-matches', leftValue: '={{ $json.body.hotelCode }}', rightValue: after.hotelCode, operator: { type: 'number', operation: 'equals' } }));
 	}
 	const label = after === 'none' ? '' : after === 'splitOut' ? ' + Split Out' : ' + IF';
 	return { seed: chain(id, `Bench: Webhook node${typeVersion === 1 ? ' v1' : ''}${headerAuth ? '' : ', no authentication'}${label}`, nodes), path: id };
 }
 
-/** What the stay key of a rate record is for the Data Table nodes: as Rate Changes builds it. */
-const STAY_KEY_EXPRESSION = "={{ [$json.hotelCode, $json.websiteCode, $json.checkIn.slice(0, 10), $json.los, $json.guests, $json.roomType].join('|') }}";
+/** What the stay key of a rate record (`$json`, `$('Rate Trigger').item.json`) is for the Data Table nodes: as Rate Changes builds it. */
+function stayKeyOf(source: string): string {
+	const fields = ['hotelCode', 'websiteCode', 'checkIn.slice(0, 10)', 'los', 'guests', 'roomType'].map((field) => `${source}.${field}`);
+	return `={{ [${fields.join(', ')}].join('|') }}`;
+}
+
+const STAY_KEY_EXPRESSION = stayKeyOf('$json');
 
 /** A Data Table node on a table given by id, as "From List" stores a picked table. */
 function dataTable(name: string, operation: string, tableId: string, parameters: Record<string, unknown>): Node {
@@ -394,20 +403,11 @@ export function rateChangesWorkflows(tables: { ratesTable: string; changesTable:
 
 	const [webhook, items] = start('benchRateChgBltIn');
 	const stored = dataTable('Stored rate', 'get', builtInTableId, { ...stayKeyIs(STAY_KEY_EXPRESSION), returnAll: false, limit: 1 });
-	const changed = node('Rate changed', 'n8n-nodes-base.if', 2.2, {
-		conditions: {
-			options: { caseSensitive: true, leftValue: '', typeValidation: 'strict', version: 2 },
-			conditions: [
-				{
-					id: 'rate-moved',
-					leftValue: '={{ $json.onsiteRate }}',
-					rightValue: "={{ $('Items').item.json.onsiteRate }}",
-					operator: { type: 'number', operation: 'notEquals' },
-				},
-			],
-			combinator: 'and',
-		},
-		options: {},
+	const changed = ifNode('Rate changed', {
+		id: 'rate-moved',
+		leftValue: '={{ $json.onsiteRate }}',
+		rightValue: "={{ $('Items').item.json.onsiteRate }}",
+		operator: { type: 'number', operation: 'notEquals' },
 	});
 	const upsert = dataTable('Store new rate', 'upsert', builtInTableId, { ...stayKeyIs('={{ $json.stayKey }}'), ...rateColumns("$('Items').item.json", '={{ $json.stayKey }}'), options: {} });
 	const notStored = dataTable('Not stored yet', 'rowNotExists', builtInTableId, stayKeyIs(STAY_KEY_EXPRESSION));
@@ -444,6 +444,11 @@ export function rateChangesWorkflows(tables: { ratesTable: string; changesTable:
 	};
 }
 
+/** Rate Changes as the editor adds it (version 1.1), an operation with its defaults, on the Travel Pricing n8n API credential. */
+function rateChangesNode(name: string, operation: string): Node {
+	return node(name, `${PACKAGE}.travelPricingRateChanges`, 1.1, { operation, options: {} }, { credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL } });
+}
+
 export interface GroupWorkflows {
 	shop: ReceiverWorkflow;
 	/** The node whose output items are the shop's alerts. */
@@ -458,15 +463,81 @@ export interface GroupWorkflows {
  */
 export function groupWorkflows(token: string): GroupWorkflows {
 	const receiver = triggerWorkflow('benchGroupShop01', token);
-	const rateChanges = (name: string, operation: string) =>
-		node(name, `${PACKAGE}.travelPricingRateChanges`, 1.1, { operation, options: {} }, { credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL } });
-	const detect = rateChanges('Detect changes', 'detectChanges');
-	const digest = rateChanges('Digest', 'digest');
+	const detect = rateChangesNode('Detect changes', 'detectChanges');
+	const digest = rateChangesNode('Digest', 'digest');
 	const digestPath = 'benchGroupDigest';
 	const start = node('Start', 'n8n-nodes-base.webhook', 2.1, { httpMethod: 'POST', path: digestPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, { webhookId: digestPath });
 	return {
 		shop: { seed: chain(receiver.seed.id, 'Bench: a group shop into Rate Changes', [...(receiver.seed.nodes as Node[]), detect]), path: receiver.path },
 		detectNode: String(detect.name),
 		digest: { seed: chain(digestPath, 'Bench: the group morning digest', [start, digest]), path: digestPath, measuredNode: String(digest.name) },
+	};
+}
+
+export interface OneRecordWorkflows {
+	/** (a) n8n's floor: the Rate Record Trigger into a No Operation node. */
+	floor: ReceiverWorkflow;
+	/** (b) The same job from n8n's Data Table nodes. */
+	dataTables: ReceiverWorkflow;
+	/** (c) Rate Changes, Detect Changes. */
+	rateChanges: ReceiverWorkflow;
+	/** The No Operation node the alerts of (b) and (c) go to. */
+	alerts: string;
+	/** (b)'s Get: the stored row, whose onsiteRate is an alert's previous rate. */
+	storedRate: string;
+}
+
+/**
+ * 10. One rate record a delivery, as the service posts them: three workflows behind the Rate Record
+ * Trigger (registered by hand, a bearer token), each a production URL of its own. (b) is what a user
+ * builds for the alerts of Rate Changes 1.1 (moves of 10 % or more) from n8n's Data Table nodes on
+ * the stay's row: Get by stay key (Always Output Data, so that a stay not stored yet goes on as an
+ * empty item) → IF stored → IF moved 10 % or more → Update → the alerts; not stored → Insert.
+ */
+export function oneRecordWorkflows(token: string, tableId: string): OneRecordWorkflows {
+	const receiver = (id: string): { trigger: Node; path: string } => {
+		const { seed, path } = triggerWorkflow(id, token);
+		return { trigger: (seed.nodes as Node[])[0], path };
+	};
+	const alerts = (): Node => node('Alerts', 'n8n-nodes-base.noOp', 1, {});
+
+	const floor = receiver('benchOneRecFloor');
+	const detect = receiver('benchOneRecChnge');
+
+	const table = receiver('benchOneRecTable');
+	const record = `$('${String(table.trigger.name)}').item.json`;
+	const stored: Node = { ...dataTable('Stored rate', 'get', tableId, { ...stayKeyIs(STAY_KEY_EXPRESSION), returnAll: false, limit: 1 }), alwaysOutputData: true };
+	const found = ifNode('Stored already', { id: 'stay-stored', leftValue: '={{ $json.stayKey }}', operator: { type: 'string', operation: 'exists', singleValue: true } });
+	const moved = ifNode('Moved 10 % or more', {
+		id: 'rate-moved-10',
+		leftValue: `={{ Math.abs(${record}.onsiteRate - $json.onsiteRate) / $json.onsiteRate }}`,
+		rightValue: 0.1,
+		operator: { type: 'number', operation: 'gte' },
+	});
+	const update = dataTable('Store new rate', 'update', tableId, { ...stayKeyIs('={{ $json.stayKey }}'), ...rateColumns(record, '={{ $json.stayKey }}'), options: {} });
+	const tableAlerts = alerts();
+	const insert = dataTable('Store first rate', 'insert', tableId, { ...rateColumns(record, stayKeyOf(record)), options: {} });
+	insert.position = [Number((moved.position as number[])[0]), 300];
+	const to = (target: Node) => [{ node: target.name, type: 'main', index: 0 }];
+	const dataTables: WorkflowSeed = {
+		id: 'benchOneRecTable',
+		name: 'Bench: one record a delivery, Data Table Get, IF, Update (Insert when missing)',
+		nodes: [table.trigger, stored, found, moved, update, tableAlerts, insert],
+		connections: {
+			[String(table.trigger.name)]: { main: [to(stored)] },
+			[String(stored.name)]: { main: [to(found)] },
+			[String(found.name)]: { main: [to(moved), to(insert)] },
+			[String(moved.name)]: { main: [to(update), []] },
+			[String(update.name)]: { main: [to(tableAlerts)] },
+		},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	};
+	return {
+		floor: { seed: chain('benchOneRecFloor', 'Bench: one record a delivery, n8n floor', [floor.trigger, node('No Operation', 'n8n-nodes-base.noOp', 1, {})]), path: floor.path },
+		dataTables: { seed: dataTables, path: table.path },
+		rateChanges: { seed: chain('benchOneRecChnge', 'Bench: one record a delivery, Rate Changes', [detect.trigger, rateChangesNode('Rate Changes', 'detectChanges'), alerts()]), path: detect.path },
+		alerts: String(tableAlerts.name),
+		storedRate: String(stored.name),
 	};
 }

@@ -1,5 +1,6 @@
 import { readObservation } from '../../nodes/RateChanges/rules/observation';
 import { emptyStayMonth, stayMonthKey, stayMonthOf, stayMonthRow, withObservation, type StayMonth } from '../../nodes/RateChanges/storage/stayMonths';
+import type { WorkflowSeed } from '../../platform/n8n';
 import type { ExpectedChange, RateRecord } from '../../platform/sandbox';
 import { repeatRecords } from '../../platform/sandbox/rateChanges';
 import { buildRateRecords } from '../../platform/sandbox/rateRecords';
@@ -7,7 +8,7 @@ import type { ProxiedRequest } from '../countingProxy';
 import type { BenchEnvironment } from '../environment';
 import { alternate, BenchmarkFailure, callWorkflow, latestExecution, nodeOutput, progress, storedRunData, summarizeRuns } from '../measure';
 import type { BenchmarkResult } from '../report';
-import { rateChangesWorkflows, STAY_ROW_COLUMNS, type RateChangesWorkflows } from '../workflows';
+import { rateChangesWorkflows, STAY_ROW_COLUMNS } from '../workflows';
 import { medianOf, row } from './common';
 
 const RATE_RECORDS = 10_000;
@@ -133,7 +134,7 @@ function rateChangeRuns(env: BenchEnvironment): ChangeRuns {
 }
 
 /** n8n's public API with the benchmark's own key, straight to n8n (not through the counting proxy). */
-async function publicApi<T>(env: BenchEnvironment, method: string, path: string, body?: unknown): Promise<T> {
+export async function publicApi<T>(env: BenchEnvironment, method: string, path: string, body?: unknown): Promise<T> {
 	const response = await fetch(`${env.n8n.baseUrl}/api/v1${path}`, {
 		method,
 		headers: { 'x-n8n-api-key': env.n8nApi.benchKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -160,7 +161,7 @@ async function fillTable(env: BenchEnvironment, id: string, rows: Array<Record<s
 }
 
 /** Imports a workflow through the REST API, as the editor saves one, and publishes it. */
-async function createWorkflow(env: BenchEnvironment, seed: RateChangesWorkflows['node']['seed']): Promise<void> {
+export async function createWorkflow(env: BenchEnvironment, seed: WorkflowSeed): Promise<void> {
 	const created = await env.n8n.request<{ data?: { id: string } }>('POST', '/rest/workflows', seed);
 	if (created.status !== 200 || created.body.data?.id !== seed.id) throw new Error(`Creating ${seed.id} answered ${created.status}: ${created.text.slice(0, 300)}`);
 	await env.n8n.activateWorkflow(seed.id);

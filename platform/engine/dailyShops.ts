@@ -192,6 +192,16 @@ export function alertText(alert: Readonly<Record<string, unknown>>): string {
 	return `${String(alert.hotelCode)}|${String(alert.websiteCode)}|${String(alert.checkIn).slice(0, 10)}|${String(alert.roomType)}|${String(alert.previousRate)}→${String(alert.rate)}`;
 }
 
+/** How the alerts put out differ from those expected: expected and not put out, put out and not expected, put out more than once. */
+export function alertTally(alerted: readonly string[], expected: ReadonlySet<string>): { missing: number; unexpected: number; twice: number } {
+	const once = new Set(alerted);
+	return {
+		missing: [...expected].filter((alert) => !once.has(alert)).length,
+		unexpected: [...once].filter((alert) => !expected.has(alert)).length,
+		twice: alerted.length - once.size,
+	};
+}
+
 export interface ShopSeriesOptions {
 	/** Rate Changes' version, whose default rule decides which moves alert: 1 any move, 1.1 moves of 10 % or more. */
 	typeVersion?: 1 | 1.1;
@@ -350,7 +360,6 @@ export async function runDailyShops(options: DailyShopsOptions): Promise<DaySamp
 			const digested = digest.items.reduce((sum, item) => sum + Number(item.json.changeCount ?? 0), 0);
 			await api.settled();
 			if (vacuumDaily) api.vacuum();
-			const once = new Set(alerted);
 			const sample: DaySample = {
 				day: day + 1,
 				date,
@@ -358,9 +367,7 @@ export async function runDailyShops(options: DailyShopsOptions): Promise<DaySamp
 				executions: deliveries.length + 1,
 				expectedAlerts: expected.size,
 				alerts: alerted.length,
-				missing: [...expected].filter((alert) => !once.has(alert)).length,
-				unexpected: [...once].filter((alert) => !expected.has(alert)).length,
-				twice: alerted.length - once.size,
+				...alertTally(alerted, expected),
 				digested,
 				shopBytes,
 				bytes: { rates: tableBytes(api, TABLES.rates), changes: tableBytes(api, TABLES.changes) },

@@ -28,6 +28,8 @@ export interface StoredExecution {
 	status: string;
 	mode: string;
 	retryOf?: string;
+	/** When it ended (epoch ms), as n8n recorded it; undefined while it runs. */
+	stoppedAt?: number;
 	run: WorkflowRun;
 	error?: ExecutionError;
 }
@@ -345,9 +347,12 @@ export class N8nRestClient {
 	 */
 	async execution(id: string): Promise<StoredExecution> {
 		const flatted = createRequire(path.join(this.n8nRuntime.dir, 'node_modules', 'n8n', 'package.json'))('flatted') as { parse(text: string): unknown };
-		const response = await this.request<{ data: { id: string; status: string; mode: string; retryOf?: string | null; data: string } }>('GET', `/rest/executions/${id}`);
+		const response = await this.request<{ data: { id: string; status: string; mode: string; retryOf?: string | null; stoppedAt?: string | null; data: string } }>(
+			'GET',
+			`/rest/executions/${id}`,
+		);
 		if (response.status !== 200) throw new Error(`/rest/executions/${id} answered ${response.status}`);
-		const { status, mode, retryOf, data } = response.body.data;
+		const { status, mode, retryOf, stoppedAt, data } = response.body.data;
 		const run = { data: flatted.parse(data) } as WorkflowRun;
 		const error = run.data.resultData.error as { message: string; description?: string; node?: { name: string } } | undefined;
 		return {
@@ -355,6 +360,7 @@ export class N8nRestClient {
 			status,
 			mode,
 			retryOf: retryOf ? String(retryOf) : undefined,
+			...(stoppedAt ? { stoppedAt: Date.parse(stoppedAt) } : {}),
 			run,
 			...(error ? { error: { node: error.node?.name, message: error.message, description: error.description } } : {}),
 		};
