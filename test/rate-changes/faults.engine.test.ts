@@ -311,10 +311,11 @@ describe('a write n8n made though every answer to it was lost is recognised, and
 const up30 = (stay: StaySpec, index: number): number => Math.round(baseRate(stay, index) * 130) / 100;
 
 /** Whether a request is a compare-and-set of the rates table's row of a month (`YYYY-MM`), found by its id as stored now. */
-function compareAndSetOf(api: DataTablesApi, month: string): (request: { operation?: string; body?: unknown }) => boolean {
+function compareAndSetOf(api: DataTablesApi, month: string): (request: { operation?: string; body?: unknown; tableName?: string }) => boolean {
 	const row = api.rows('travel_pricing_rates').find((candidate) => JSON.stringify(candidate).includes(month));
 	expect(row).toBeDefined();
-	return (request) => request.operation === 'updateRows' && JSON.stringify(request.body).includes(`"value":${String(row?.id)}`) && JSON.stringify(request.body).includes('"writers"');
+	return (request) =>
+		request.tableName === 'travel_pricing_rates' && request.operation === 'updateRows' && JSON.stringify(request.body).includes(`"value":${String(row?.id)}`) && JSON.stringify(request.body).includes('"writers"');
 }
 
 describe('an execution that died between its write and its confirm is recognised however many write the row after it', () => {
@@ -358,15 +359,16 @@ describe('an execution that confirmed a round of writes and failed in a later on
 			const stays = staysOf([100001], [1], '2027-03-31', 3);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
 			const aprilCas = compareAndSetOf(api, '2027-04');
-			// As this execution's first write of the April row arrives, another execution writes that row
-			// (2 April moves): the first round gets the March row in and confirms its alert, the April
-			// row goes to a second round, where n8n fails every attempt (500, nothing stored).
+			// As this execution's first write of the April row arrives, another workflow's node writes that
+			// row (2 April moves; one node's executions take turns, two nodes' do not): the first round gets
+			// the March row in and confirms its alert, the April row goes to a second round, where n8n
+			// fails every attempt (500, nothing stored).
 			let otherRunning = false;
 			let aprilWrites = 0;
 			api.onRequest(async (request) => {
 				if (otherRunning || !aprilCas(request) || aprilWrites++ > 0) return;
 				otherRunning = true;
-				expect((await run(DETECT, shopOf(stays.slice(2), FIRST.replace('T06', 'T07'), (stay) => up30(stay, 2)))).error).toBeUndefined();
+				expect((await run(DETECT, shopOf(stays.slice(2), FIRST.replace('T06', 'T07'), (stay) => up30(stay, 2)), { workflowId: 'other-workflow' })).error).toBeUndefined();
 				otherRunning = false;
 			});
 			api.plan((request) => (!otherRunning && aprilCas(request) && aprilWrites > 1 ? 'error500BeforeCommit' : undefined));
@@ -400,16 +402,16 @@ describe('an execution whose later round got no row in, and whose empty entry n8
 			const stays = staysOf([100001], [1], '2027-03-31', 4);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
 			const aprilCas = compareAndSetOf(api, '2027-04');
-			// Another execution writes the April row as this one's first and second writes of it arrive
-			// (2, then 3 April move): the second round gets nothing in, and n8n fails every attempt to
-			// remove that round's entry.
+			// Another workflow's node writes the April row as this one's first and second writes of it
+			// arrive (2, then 3 April move): the second round gets nothing in, and n8n fails every attempt
+			// to remove that round's entry.
 			let otherRunning = false;
 			let aprilWrites = 0;
 			api.onRequest(async (request) => {
 				if (otherRunning || !aprilCas(request) || ++aprilWrites > 2) return;
 				otherRunning = true;
 				const stay = aprilWrites + 1;
-				expect((await run(DETECT, shopOf([stays[stay]], FIRST.replace('T06', `T0${6 + aprilWrites}`), () => up30(stays[stay], stay)))).error).toBeUndefined();
+				expect((await run(DETECT, shopOf([stays[stay]], FIRST.replace('T06', `T0${6 + aprilWrites}`), () => up30(stays[stay], stay)), { workflowId: 'other-workflow' })).error).toBeUndefined();
 				otherRunning = false;
 			});
 			api.plan((request) => (!otherRunning && request.operation === 'deleteRows' && JSON.stringify(request).includes('tentative') ? 'error500BeforeCommit' : undefined));
@@ -469,8 +471,9 @@ describe('an execution that died before its confirm, its row then written by exe
 			const stays = staysOf([100001], [1], '2027-03-01', 5);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
 			const isCas = (request: { operation?: string; body?: unknown }) => request.operation === 'updateRows' && JSON.stringify(request.body).includes('"writers"');
-			// Four executions, one stay each, read the month row and send their writes; n8n holds the writes
-			// while a fifth execution writes the row and then cannot confirm its alert (it dies).
+			// Four nodes of other workflows, one stay each, read the month row and send their writes (a
+			// node's own executions take turns; other nodes' do not); n8n holds the writes while a fifth
+			// execution writes the row and then cannot confirm its alert (it dies).
 			let release: () => void = () => undefined;
 			const released = new Promise<void>((resolve) => (release = resolve));
 			let held = 0;
@@ -481,7 +484,7 @@ describe('an execution that died before its confirm, its row then written by exe
 				if (++held === 4) allHeld();
 				await released;
 			});
-			const early = [1, 2, 3, 4].map(async (index) => await run(DETECT, shopOf([stays[index]], SECOND, () => up30(stays[index], index))));
+			const early = [1, 2, 3, 4].map(async (index) => await run(DETECT, shopOf([stays[index]], SECOND, () => up30(stays[index], index)), { workflowId: `other-workflow-${index}` }));
 			await fourHeld;
 			api.plan((request) => (request.operation === 'updateRows' && JSON.stringify(request.body).includes('"confirmed"') ? 'error500BeforeCommit' : undefined));
 			const dying = shopOf([stays[0]], SECOND, () => up30(stays[0], 0));
