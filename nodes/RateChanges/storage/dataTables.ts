@@ -1,3 +1,5 @@
+import { createHash } from 'crypto';
+
 import {
 	NodeApiError,
 	NodeOperationError,
@@ -94,13 +96,35 @@ export class DataTables {
 		private readonly limiter: RequestLimiter,
 	) {}
 
-	/** Every data table the key may list, read once per execution. */
-	async listTables(): Promise<ListedTable[]> {
-		this.listing ??= this.readListing();
+	/**
+	 * Every data table the key may list: read once per execution with `fresh` (their sizes), else
+	 * as this n8n process listed them within LISTING_KEPT_MS. An execution that only stages a record
+	 * then sends two requests, not three; a table missing from a kept listing is looked for afresh
+	 * (ensureTable), and one deleted since is dropped from it at n8n's 404.
+	 */
+	async listTables(options: { fresh?: boolean } = {}): Promise<ListedTable[]> {
+		const key = await this.listingKey();
+		const kept = keptListings.get(key);
+		if (!options.fresh && this.listing === undefined && kept && Date.now() - kept.at < LISTING_KEPT_MS) this.listing = kept.tables;
+		if (this.listing === undefined || (options.fresh && !this.fresh)) {
+			this.fresh = true;
+			this.listing = this.readListing();
+			keptListings.set(key, { tables: this.listing, at: Date.now() });
+			// A listing that failed is not kept.
+			this.listing.catch(() => keptListings.delete(key));
+		}
 		return await this.listing;
 	}
 
 	private listing?: Promise<ListedTable[]>;
+	/** Whether this execution's listing was read by this execution. */
+	private fresh = false;
+
+	/** Listings are kept per n8n and API key (hashed: the key itself is kept nowhere). */
+	private async listingKey(): Promise<string> {
+		const { baseUrl, apiKey } = await this.context.getCredentials<{ baseUrl: string; apiKey: string }>(N8N_API_CREDENTIAL);
+		return `${baseUrl.trim()}|${createHash('sha256').update(String(apiKey)).digest('base64url')}`;
+	}
 
 	private async readListing(): Promise<ListedTable[]> {
 		const tables: ListedTable[] = [];
@@ -148,12 +172,20 @@ export class DataTables {
 	async renameTable(table: ListedTable, name: string): Promise<void> {
 		await this.send('PATCH', `/data-tables/${table.id}`, { body: { name }, idempotent: true });
 		this.listing = undefined;
+		this.fresh = false;
+		await this.forgetListing();
 	}
 
 	/** The table as n8n lists it now, not as this execution first found it. */
 	private async freshTable(name: string): Promise<ListedTable | undefined> {
 		this.listing = undefined;
-		return await this.findTable(name);
+		this.fresh = false;
+		return (await this.listTables({ fresh: true })).find((table) => table.name === name);
+	}
+
+	/** A table n8n no longer has (deleted while the node ran): the next listing is read afresh. */
+	private async forgetListing(): Promise<void> {
+		keptListings.delete(await this.listingKey());
 	}
 
 	private handle(spec: TableSpec, table: ListedTable): TableHandle {
@@ -236,10 +268,17 @@ export class DataTables {
 			return { body: response?.body as T | undefined, uncertain };
 		} catch (error) {
 			if (!(error instanceof SendError)) throw error as NodeOperationError;
+			if (error.failure.kind === 'status' && error.failure.response.statusCode === 404) await this.forgetListing();
 			throw n8nApiError(context, baseUrl, method, path, error, options.table);
 		}
 	}
 }
+
+/** How long an n8n process keeps a listing of the tables for its executions. */
+const LISTING_KEPT_MS = 5 * 60_000;
+
+/** The listings this n8n process keeps, by n8n and API key. */
+const keptListings = new Map<string, { tables: Promise<ListedTable[]>; at: number }>();
 
 /** A table as n8n lists it; `sizeBytes` is n8n's own figure of its size, where n8n gives it (not 2.8). */
 export interface ListedTable {

@@ -49,7 +49,7 @@ export async function fullness(
 	own: { tableIds: ReadonlySet<string>; estimate?: number },
 	limit: { settingMb: number; refusal?: string },
 ): Promise<Fullness> {
-	const tables = await api.listTables();
+	const tables = await api.listTables({ fresh: true });
 	const sizesListed = tables.length > 0 && tables.every((table) => typeof table.sizeBytes === 'number');
 	const refused = limitFromRefusal(limit.refusal);
 	const limitBytes = limit.settingMb > 0 ? limit.settingMb * MB : (refused ?? defaultLimit(sizesListed));
