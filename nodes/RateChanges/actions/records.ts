@@ -116,8 +116,9 @@ const CONTESTED_PAUSE_MS = 250;
  * its own (its records' alerts come out of the pass), never an error for another's writes.
  */
 export async function withRecordStore(context: IExecuteFunctions, settings: RecordSettings, records: Records, operation: RecordOperation): Promise<INodeExecutionData[]> {
-	const invalid = records.checked.flatMap((read, itemIndex) => ('error' in read ? [failedItem(context, read.error, itemIndex)] : []));
-	if (records.observed.length === 0) return invalid;
+	// Without a pass of its own, an execution's items are its records' errors (with "Continue"), in item order.
+	const errorsOnly = () => inItemOrder(context, records, new Map());
+	if (records.observed.length === 0) return errorsOnly();
 	const limiter = requestLimiter(context.getNode(), [settings]);
 	const store = await openJournal(context, limiter, settings.changesTable);
 	const retry = context.getMode() === 'retry';
@@ -133,7 +134,7 @@ export async function withRecordStore(context: IExecuteFunctions, settings: Reco
 		// Staged before the lease is looked at (again): a holder that gives the lease back after this
 		// look still finds these records when it looks for staged ones once more.
 		const mine: Mine = { writer: await queue.stage(jsonOf(records, records.observed), retry), staged: records.observed, items: new Map() };
-		if (!(await queue.take(retry))) return invalid;
+		if (!(await queue.take(retry))) return errorsOnly();
 		const others = await holding(queue, async () => await drain(context, store, settings, queue, operation, mine));
 		return [...inItemOrder(context, records, mine.items), ...others];
 	}

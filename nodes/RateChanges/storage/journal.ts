@@ -5,7 +5,7 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
 import type { ReportedChange, ReportedType } from '../rules/alert';
 import { storedNumber } from '../rules/observation';
 
-import { allOf, anyOf, eq, type DataTables, type Row, type RowCondition, type TableHandle } from './dataTables';
+import { allOf, eq, type DataTables, type Row, type RowCondition, type TableHandle } from './dataTables';
 import { packedTimes, unpackedTimes } from './monthCells';
 import { stayMonthKey } from './stayMonths';
 
@@ -168,9 +168,7 @@ export class Journal {
 		}
 		if (rows.length === 0) return;
 		await this.api.insertRows(this.table, rows, async (batch) => (await this.find(String(batch[0].entry))) !== undefined);
-		const removals: Array<Promise<void>> = [];
-		for (let start = 0; start < claimed.length; start += IDS_PER_DELETE) removals.push(this.remove(claimed.slice(start, start + IDS_PER_DELETE)));
-		await Promise.all(removals);
+		await this.remove(claimed);
 	}
 
 	/** Removes entries and digest rows whose newest alert was collected before `cutoff` (Keep Changes). */
@@ -181,12 +179,9 @@ export class Journal {
 
 	/** Removes the rows of these entries (orphans with nothing left to report). */
 	async remove(entries: readonly Entry[]): Promise<void> {
-		if (entries.length > 0) await this.api.deleteRows(this.table, anyOf(entries.map((entry) => eq('id', entry.id))));
+		await this.api.deleteIds(this.table, entries.map((entry) => entry.id));
 	}
 }
-
-/** Ids per delete request: each is one "id eq …" condition of the filter in the query string. */
-const IDS_PER_DELETE = 50;
 
 /** The columns an entry writes for its alerts. */
 function packed(alerts: readonly JournalAlert[], replaces: readonly number[] = []): IDataObject {

@@ -103,7 +103,7 @@ export class MonthRows {
 			else counting.set(key, row);
 		}
 		const old = strays.filter((row) => Date.now() - Date.parse(String(row.createdAt ?? '')) > STRAY_AGE_MS);
-		if (old.length > 0) await this.api.deleteRows(this.table, anyOf(old.map((row) => eq('id', row.id))));
+		if (old.length > 0) await this.api.deleteIds(this.table, old.map((row) => row.id));
 		return { counting, strays };
 	}
 
@@ -172,6 +172,6 @@ export class MonthRows {
 		const myStrays = rows.strays.filter(mine);
 		// A stray that stays is removed by whoever reads it once it is old (sorted): failing to remove
 		// it now must not stop the execution between its rows and its confirm.
-		if (myStrays.length > 0) await this.api.deleteRows(this.table, anyOf(myStrays.map((row) => eq('id', row.id)))).catch(() => undefined);
+		if (myStrays.length > 0) await this.api.deleteIds(this.table, myStrays.map((row) => row.id)).catch(() => undefined);
 	}
 }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { allOf, anyOf, eq, type DataTables, type Row, type TableHandle } from './dataTables';
+import { allOf, eq, type DataTables, type Row, type TableHandle } from './dataTables';
 import { MonthRows, writersAfter, wroteBy, type StoredRow } from './monthRows';
 
 /**
@@ -37,9 +37,6 @@ export const LEASE_MS = 30_000;
 
 /** The most staged rows one batch of a pass takes; the rest wait for its next batch. */
 export const STAGED_ROWS_PER_BATCH = 500;
-
-/** Ids per delete request: each is one "id eq …" condition of the filter in the query string. */
-const IDS_PER_DELETE = 50;
 
 /** Records another execution staged for the pass. */
 export interface Staged {
@@ -138,12 +135,7 @@ export class PassQueue {
 
 	/** Removes staged rows a pass has compared; removing one twice removes nothing more. */
 	async remove(staged: readonly Staged[]): Promise<void> {
-		const removals: Array<Promise<void>> = [];
-		for (let start = 0; start < staged.length; start += IDS_PER_DELETE) {
-			const ids = staged.slice(start, start + IDS_PER_DELETE).map(({ row }) => eq('id', row.id));
-			removals.push(this.api.deleteRows(this.table, anyOf(ids)));
-		}
-		await Promise.all(removals);
+		await this.api.deleteIds(this.table, staged.map(({ row }) => row.id));
 	}
 }
 
