@@ -1,6 +1,6 @@
 import type { DataTablesApi } from '../../platform/dataTables';
 
-import { baseRate, changeText, chunks, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, startStandIn } from './standIn';
+import { baseRate, changeText, chunks, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, useStandIn } from './standIn';
 
 /**
  * Detect Changes and Digest in n8n's engine against the stand-in for n8n's Data Tables API: a shop
@@ -9,14 +9,7 @@ import { baseRate, changeText, chunks, DETECT, DIGEST, digestChangeText, runRate
 
 let api: DataTablesApi;
 
-beforeEach(async () => {
-	api = await startStandIn();
-});
-
-afterEach(async () => {
-	await api.settled();
-	await api.close();
-});
+useStandIn((started) => (api = started));
 
 const stays = staysOf([100001, 100002], [1, 2], '2027-02-20', 14);
 const FIRST = '2027-02-01T06:00:00Z';

@@ -8,7 +8,7 @@ import { RATES_COLUMNS, RATES_TABLE_DEFAULT } from '../../nodes/RateChanges/stor
 import { runNode } from '../harness';
 import { rateRecord } from '../rate-trigger/fixtures';
 
-import { DETECT, runRateChanges, startStandIn } from './standIn';
+import { DETECT, runRateChanges, startStandIn, useStandIn } from './standIn';
 
 /**
  * What a user reads when something is wrong, Detect Changes run in n8n's engine against the
@@ -18,14 +18,7 @@ import { DETECT, runRateChanges, startStandIn } from './standIn';
 
 let api: DataTablesApi;
 
-beforeEach(async () => {
-	api = await startStandIn();
-});
-
-afterEach(async () => {
-	await api.settled();
-	await api.close();
-});
+useStandIn((started) => (api = started));
 
 function without(field: string, overrides: IDataObject = {}): IDataObject {
 	const record = rateRecord(overrides);
@@ -84,12 +77,16 @@ describe('an API key n8n refuses names the credential field to fix, and never sh
 	});
 
 	it('names the scopes the key lacks, never the key itself', async () => {
-		await api.close();
-		api = await startStandIn({ scopes: ['dataTable:list', 'dataTableRow:read'], enforceScopes: true });
-		const result = await runRateChanges(api, DETECT, [valid(2)]);
-		expect(result.error?.message).toBe('The n8n API key may not do this (POST /data-tables)');
-		expect(result.error?.description).toContain('dataTable:create, dataTable:update, dataTableRow:read, dataTableRow:create, dataTableRow:update, dataTableRow:delete');
-		expect(JSON.stringify(result.run.data.resultData)).not.toContain(api.apiKey);
+		const scoped = await startStandIn({ scopes: ['dataTable:list', 'dataTableRow:read'], enforceScopes: true });
+		try {
+			const result = await runRateChanges(scoped, DETECT, [valid(2)]);
+			expect(result.error?.message).toBe('The n8n API key may not do this (POST /data-tables)');
+			expect(result.error?.description).toContain('dataTable:create, dataTable:update, dataTableRow:read, dataTableRow:create, dataTableRow:update, dataTableRow:delete');
+			expect(JSON.stringify(result.run.data.resultData)).not.toContain(scoped.apiKey);
+		} finally {
+			await scoped.settled();
+			await scoped.close();
+		}
 	});
 });
 

@@ -4,7 +4,7 @@ import type { DataTablesApi } from '../../platform/dataTables';
 import { runPool } from '../../platform/sandbox/delivery';
 import { createPrng } from '../../platform/sandbox/prng';
 
-import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, startStandIn, type StaySpec } from './standIn';
+import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, useStandIn, type StaySpec } from './standIn';
 
 /**
  * The delivery shape the service describes (spec, part 6): one rate record a POST, many at once,
@@ -14,14 +14,7 @@ import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges,
 
 let api: DataTablesApi;
 
-beforeEach(async () => {
-	api = await startStandIn();
-});
-
-afterEach(async () => {
-	await api.settled();
-	await api.close();
-});
+useStandIn((started) => (api = started));
 
 const FIRST = '2027-02-01T06:00:00Z';
 const SECOND = '2027-02-02T06:00:00Z';

@@ -3,7 +3,7 @@ import type { IDataObject, INodeParameters, INodeTypeDescription } from 'n8n-wor
 import type { DataTablesApi } from '../../platform/dataTables';
 import { credentialsFor, loadPackage, useSandbox } from '../harness';
 
-import { DETECT, runRateChanges, shopOf, staysOf, startStandIn, type RateChangesRun, type StaySpec } from './standIn';
+import { DETECT, runRateChanges, shopOf, staysOf, useStandIn, type RateChangesRun, type StaySpec } from './standIn';
 
 /**
  * Rate Calendar in n8n's engine against the stand-in for n8n's Data Tables API and the service
@@ -16,14 +16,7 @@ import { DETECT, runRateChanges, shopOf, staysOf, startStandIn, type RateChanges
 const sandbox = useSandbox({ speed: 0, clock: '2026-12-01T06:00:00Z' });
 let api: DataTablesApi;
 
-beforeEach(async () => {
-	api = await startStandIn();
-});
-
-afterEach(async () => {
-	await api.settled();
-	await api.close();
-});
+useStandIn((started) => (api = started));
 
 const MINE = 100001;
 const [B, C, D, E] = [100002, 100003, 100004, 100005];

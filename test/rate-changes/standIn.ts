@@ -14,6 +14,19 @@ export async function startStandIn(options: DataTablesApiOptions = {}): Promise<
 	return await startDataTablesApi({ settleMs: 100, ...options });
 }
 
+/** A fresh stand-in for each test of the file, handed to `use`, and closed once its requests have settled. */
+export function useStandIn(use: (api: DataTablesApi) => void, options: DataTablesApiOptions = {}): void {
+	let api: DataTablesApi | undefined;
+	beforeEach(async () => {
+		api = await startStandIn(options);
+		use(api);
+	});
+	afterEach(async () => {
+		await api?.settled();
+		await api?.close();
+	});
+}
+
 /** One stay of a shop: a hotel on a website, a check-in day, one room type. */
 export interface StaySpec {
 	hotelCode: number;
