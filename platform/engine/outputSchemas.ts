@@ -159,7 +159,7 @@ const MARKET_SHOP = 5;
 
 /**
  * Two shops of a comp-set (the sandbox's market, one seed: the same stays twice, the second
- * collected later) over three check-in days, read as the node reads records: the same room of
+ * collected 7 hours later, a run of its own) over three check-in days, read as the node reads records: the same room of
  * each hotel on every website, so parity has something to compare. Laid out so that every field
  * of both operations is filled, whatever the day's layout: my hotel (3 stars, 100–170 USD a
  * night) at three times its rates is above every competitor (4 stars at most 280 and a 3 % markup,
@@ -189,7 +189,8 @@ async function marketRuns(sandbox: Sandbox): Promise<{ myHotelCode: number; runs
 				currencies: { [otherCurrencyHotel]: 'EUR' },
 			},
 		});
-		runs.push(records);
+		// The second shop a run of its own (Rate Changes tells runs apart by 6 hours): collected 7 hours later, the same check-in days.
+		runs.push(runs.length === 0 ? records : records.map((record) => ({ ...record, dtCollected: new Date(Date.parse(String(record.dtCollected)) + 7 * 3_600_000).toISOString() })));
 	}
 	return { myHotelCode, runs };
 }

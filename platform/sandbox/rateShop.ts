@@ -67,6 +67,14 @@ export interface RunTrigger {
 	at: number;
 }
 
+/**
+ * A repeat collects the stays again at the clock's time, or the next day when the run it repeats is
+ * less than a day before that, as a daily shop collects: so it is always newer than that run, even
+ * on a frozen clock, and a run of its own for whoever tells a shop's runs apart by their collection
+ * times (Rate Changes: 6 hours apart). The clock itself is not moved.
+ */
+export const NEXT_RUN_MS = 24 * 3_600_000;
+
 const POS_BY_COB: Record<string, number> = { US: 1, GB: 2, DE: 3, FR: 4, ES: 5 };
 
 /** How a run's records go out, whether collected afresh or repeated. */
@@ -315,10 +323,8 @@ export class RateShopRunner {
 		if (options.shopId !== undefined && options.shopId !== base.shopId) {
 			throw badRequest(`shopId ${options.shopId} is not the shop of run ${options.repeatRun} (shop ${base.shopId}); leave shopId out to repeat it`);
 		}
-		// A repeat is a later collection: whoever keeps the newest record of each stay must see it as newer, even on a frozen clock.
-		if (this.clock.now() <= base.collectedAt) this.clock.set(base.collectedAt + 1);
 		const source: RepeatSource = { repeatOf: options.repeatRun, changes: options.changes };
-		const recipe: RunRecipe = { shopId: base.shopId, account: base.account, collectedAt: this.clock.now(), source };
+		const recipe: RunRecipe = { shopId: base.shopId, account: base.account, collectedAt: Math.max(this.clock.now(), base.collectedAt + NEXT_RUN_MS), source };
 		const runId = ++this.runNo;
 		const { records, expectedChanges } = this.repeated(runId, recipe, source);
 		return { runId, recipe, records, repeat: { repeatOf: source.repeatOf, expectedChanges } };

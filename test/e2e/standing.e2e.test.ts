@@ -42,6 +42,11 @@ const RECORDS = 60;
 const WEBSITES = [4, 5];
 const DAYS = [1, 2, 3, 4, 5];
 const CLOCK = '2026-12-01T12:00:00.000Z';
+/**
+ * The second shop's time: the same day (the same check-in days), over 6 hours after the first, so
+ * a run of its own (Rate Changes tells a shop's runs apart by their collection times).
+ */
+const LATER_THAT_DAY = '2026-12-01T18:30:00.000Z';
 
 const MY_HOTEL = 100085;
 const REFERENCE_WEBSITE = 4;
@@ -336,6 +341,7 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
 			checkIn: day,
 			factor: (ratio * (offer(MY_HOTEL, REFERENCE_WEBSITE, day).total as number)) / (offer(MY_HOTEL, OTHER_WEBSITE, day).total as number),
 		});
+		env.sandbox.setClock(LATER_THAT_DAY);
 		const shop = await deliver({
 			shopId: SHOP_ID,
 			records: RECORDS,
@@ -427,11 +433,8 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
 		};
 		for (const shop of shops) {
 			for (const change of shop.detect) count(change.hotelCode, String(change.checkIn).slice(0, 10), null);
-			for (const item of shop.compare) {
-				count(MY_HOTEL, item.checkIn, 'undercut');
-				// With Alert On: Undercut, an undercut stay-night whose rank moved also keeps that change.
-				if (item.rankChanged) count(MY_HOTEL, item.checkIn, 'rankChanged');
-			}
+			// One line a stay-night alerted, whatever flags it carries: with Alert On: Undercut, an undercut (its rank move named beside it).
+			for (const item of shop.compare) count(MY_HOTEL, item.checkIn, 'undercut');
 			for (const item of shop.parity) count(MY_HOTEL, item.checkIn, 'parityLoss', item.losses as number);
 		}
 		const shopsUndercuts = shops.reduce((sum, shop) => sum + shop.compare.length, 0);
@@ -458,11 +461,10 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
 /**
  * The first shop after the example is published, delivered as npm start's printed step delivers it
  * (one record a delivery, twenty at once): each execution sees its one record and what the rates
- * table holds when it reads it, and many reach a stay-night for the first time at once. Each
- * undercut and parity loss alerted comes out of one execution, and the digest lists it once
- * (issue 27 found 54 undercut rows for 10 stay-nights). The first execution of the shop to reach a
- * stay-night decides for the shop from what it sees then, so every alert is one the whole comp set
- * gives, though the whole comp set may give more.
+ * table holds when it reads it, and many reach a stay-night for the first time at once. The
+ * alerts are exactly the undercuts and parity losses the whole comp set gives, each out of one
+ * execution, and the digest lists each once (issue 27 found 54 undercut rows for 10 stay-nights;
+ * issue 36 found alerts missing and alerts the whole comp set does not give).
  */
 describeVersions(longE2eVersions().filter(publicApiHasDataTables), 'The first shop of the undercut and parity example, one record a delivery, in n8n %s', (version) => {
 	let env: E2eEnvironment;
@@ -478,7 +480,7 @@ describeVersions(longE2eVersions().filter(publicApiHasDataTables), 'The first sh
 		await inbox?.close();
 	});
 
-	test('overlapping executions alert each undercut and parity loss once, and the digest lists each once', async () => {
+	test('overlapping executions alert each undercut and parity loss of the whole comp set once, and the digest lists each once', async () => {
 		const run = await env.sandbox.runShop(DEMO_SHOPS.today);
 		expect(run.byStatus).toEqual({ 200: run.records });
 		expect(await env.n8n.waitForExecutions(EXAMPLE.id, run.records)).toBe(run.records);
@@ -503,10 +505,7 @@ describeVersions(longE2eVersions().filter(publicApiHasDataTables), 'The first sh
 		);
 		const repeated = (list: string[]) => list.filter((entry, index) => list.indexOf(entry) !== index);
 		expect({ undercuts: repeated(alerted.undercuts), losses: repeated(alerted.losses) }).toEqual({ undercuts: [], losses: [] });
-		expect(whole.undercuts).toEqual(expect.arrayContaining(alerted.undercuts));
-		expect(whole.losses).toEqual(expect.arrayContaining(alerted.losses));
-		// How many it alerts depends on which records the first execution at each stay-night saw: none
-		// may be an undercut yet, so the count is printed above, not asserted.
+		expect({ undercuts: [...alerted.undercuts].sort(), losses: [...alerted.losses].sort() }).toEqual({ undercuts: [...whole.undercuts].sort(), losses: [...whole.losses].sort() });
 
 		const digests = outputOf(await env.n8n.execute(DIGEST.id), 'Digest');
 		const changes = digests.flatMap((digest) => digest.changes as Record_[]);

@@ -104,11 +104,19 @@ describe('repeating a run (repeatRun)', () => {
 		expect(after).toEqual(before.map((record, i) => ({ ...record, recordId: `shop3-run${repeat.runId}-rec${i + 1}`, dtCollected: repeat.collectedAt })));
 	});
 
-	it('is collected at the clock’s time once the clock has moved on', async () => {
+	it('is collected the next day, as a daily shop collects, while the clock is less than a day past the run it repeats', async () => {
 		const base = await sandbox.runShop({ shopId: 3, records: 5 });
 		sandbox.setClock('2026-12-01T12:00:00.000Z');
 		const repeat = await sandbox.runShop({ repeatRun: base.runId });
-		expect(repeat.collectedAt).toBe('2026-12-01T12:00:00.000Z');
+		expect(Date.parse(repeat.collectedAt) - Date.parse(base.collectedAt)).toBe(24 * 3_600_000);
+		expect(sandbox.now().getTime()).toBeLessThan(Date.parse(repeat.collectedAt));
+	});
+
+	it('is collected at the clock’s time once the clock is a day past the run it repeats', async () => {
+		const base = await sandbox.runShop({ shopId: 3, records: 5 });
+		sandbox.setClock('2026-12-03T12:00:00.000Z');
+		const repeat = await sandbox.runShop({ repeatRun: base.runId });
+		expect(repeat.collectedAt).toBe('2026-12-03T12:00:00.000Z');
 		expect(deliveredBy(repeat).every((record) => record.dtCollected === repeat.collectedAt)).toBe(true);
 	});
 

@@ -134,9 +134,9 @@ function checking(parity: ParitySettings): StandingKind<Parity> {
 			);
 			return { standing, state: parityStates(standing) };
 		},
-		verdict: (group, worked, previous, claimed) => {
-			const stateChanged = claimed && changedState(worked, previous?.value);
-			const alerting = claimed && (parity.alertOn === 'losses' ? worked.standing.losses > 0 : stateChanged);
+		verdict: (group, worked, previous, mayAlert) => {
+			const stateChanged = mayAlert && changedState(worked, previous?.value);
+			const alerting = mayAlert && (parity.alertOn === 'losses' ? worked.standing.losses > 0 : stateChanged);
 			const first = group.items[0].observation;
 			return {
 				always: false,

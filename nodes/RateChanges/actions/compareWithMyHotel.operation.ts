@@ -57,7 +57,8 @@ const alertOn: INodeProperties = {
 	description: 'Which stay-nights come out',
 };
 
-const showForUndercut = (versions: number[]) => showFor(['compareWithMyHotel'], { compareAlertOn: ['undercut'], '@version': versions });
+/** Whatever Alert On says: the items' `undercut` follows these too. */
+const showForUndercut = (versions: number[]) => showFor(['compareWithMyHotel'], { '@version': versions });
 
 const undercutPercent: INodeProperties = {
 	displayName: 'Undercut At Least (%)',
@@ -68,7 +69,7 @@ const undercutPercent: INodeProperties = {
 	// below you by a set share, 5 % being the usual first setting (version 1: 0, any amount).
 	default: 5,
 	displayOptions: showForUndercut(LATEST_VERSIONS),
-	description: 'How far below your rate, as a percentage of it, the cheapest competitor must be. 0: any amount below.',
+	description: "How far below your rate, as a percentage of it, the cheapest competitor must be for an undercut (the alert with Alert On: Undercut, and every item's undercut field). 0: any amount below.",
 };
 
 const undercutAmount: INodeProperties = {
@@ -77,7 +78,7 @@ const undercutAmount: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, numberPrecision: 2 },
 	default: 0,
-	displayOptions: showFor(['compareWithMyHotel'], { compareAlertOn: ['undercut'] }),
+	displayOptions: showFor(['compareWithMyHotel']),
 	description: "How far below your rate, in your rate's currency, the cheapest competitor must be. With both set, both must hold.",
 };
 
@@ -109,8 +110,8 @@ function settings(context: IExecuteFunctions): CompareSettings {
 		rateField: optionField<RateField>(context, rateFieldField),
 		alertOn: alertsOn,
 		undercut: {
-			minPercent: alertsOn === 'undercut' ? numberField(context, undercutPercent) : 0,
-			minAmount: alertsOn === 'undercut' ? numberField(context, undercutAmount) : 0,
+			minPercent: numberField(context, undercutPercent),
+			minAmount: numberField(context, undercutAmount),
 		},
 	};
 }
@@ -123,13 +124,13 @@ interface Worked {
 
 function comparing(compare: CompareSettings): StandingKind<Worked> {
 	const rule = { myHotelCode: compare.myHotelCode, sameWebsite: compare.sameWebsite, rateField: compare.rateField };
-	const standingOf = (group: Parameters<StandingKind<Worked>['work']>[0], worked: Worked, previousState: string | undefined, claimed: boolean): CompareStanding => {
+	const standingOf = (group: Parameters<StandingKind<Worked>['work']>[0], worked: Worked, previousState: string | undefined, mayAlert: boolean): CompareStanding => {
 		const previousRank = previousState === undefined || previousState === '' ? null : Number(previousState);
 		return {
 			first: group.items[0].observation,
 			position: worked.position,
 			previousRank,
-			rankChanged: claimed && previousState !== undefined && worked.position.rank !== previousRank,
+			rankChanged: mayAlert && previousState !== undefined && worked.position.rank !== previousRank,
 			undercut: isUndercut(worked.position, compare.undercut),
 			myName: worked.myName,
 			myRoomType: worked.myRoomType,
@@ -156,12 +157,12 @@ function comparing(compare: CompareSettings): StandingKind<Worked> {
 			const myName = stays.find((stay) => stay.hotelCode === compare.myHotelCode)?.hotelName ?? '';
 			return { standing: { position, myName, myRoomType: mine?.rate ? mine.roomType : '' }, state: position.rank === null ? '' : String(position.rank) };
 		},
-		verdict: (group, { standing: worked }, previous, claimed) => {
-			const standing = standingOf(group, worked, previous?.value, claimed);
+		verdict: (group, { standing: worked }, previous, mayAlert) => {
+			const standing = standingOf(group, worked, previous?.value, mayAlert);
 			const item = compareItem(rule, standing);
 			if (worked.position.position === 'notShopped') return { always: false, alerting: false, alerts: [], item };
-			const alerting = compare.alertOn === 'always' || (compare.alertOn === 'undercut' ? claimed && standing.undercut : standing.rankChanged);
-			return { always: compare.alertOn === 'always', alerting, alerts: alerting ? compareAlerts(rule, standing, claimed && standing.undercut) : [], item };
+			const alerting = compare.alertOn === 'always' || (compare.alertOn === 'undercut' ? mayAlert && standing.undercut : standing.rankChanged);
+			return { always: compare.alertOn === 'always', alerting, alerts: alerting ? compareAlerts(rule, standing, mayAlert && standing.undercut, compare.alertOn === 'rankChanged') : [], item };
 		},
 	};
 }

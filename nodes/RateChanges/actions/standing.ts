@@ -20,11 +20,10 @@ import { withRecordStore, type ObservedItem, type RecordOperation, type RecordRu
  * What Compare With My Hotel and Check Parity share: each works out, for every stay-night (or
  * stay) its records touch, where things stand, from the rates table Detect Changes keeps and the
  * incoming records (newer than the table when Detect Changes has not stored them yet), and
- * remembers it in the positions table. A shop arrives in many deliveries, each its own execution:
- * the first execution of a newer shop to reach a stay-night claims it (the day of its month row
- * moves on to that shop's collection time, with a compare-and-set on the row), and only the one
- * that claims it alerts; later executions of the same shop bring the state up to date with what
- * they know more; an older shop changes nothing. Neither sends a request to the service.
+ * remembers it in the positions table. A shop arrives in many deliveries, and the pass works each
+ * stay-night out again with every record of its run that has arrived (see RUN_MS): the first batch
+ * whose records show an alert alerts, once a run; an older run changes nothing. Neither sends a
+ * request to the service.
  */
 
 export interface StandingSettings extends RecordSettings {
@@ -66,7 +65,7 @@ export interface StandingKind<TStanding> {
 	kind: PositionKind;
 	groupOf: (observation: Observation) => Omit<Group, 'items'> | undefined;
 	work: (group: Group, stays: readonly Observation[]) => Worked<TStanding>;
-	verdict: (group: Group, worked: Worked<TStanding>, previous: DayCell<string> | undefined, claimed: boolean) => Verdict;
+	verdict: (group: Group, worked: Worked<TStanding>, previous: DayCell<string> | undefined, mayAlert: boolean) => Verdict;
 }
 
 /** A stay-night's alert key: its positions row, its day, the kind and the collection time of its first record. */
@@ -100,9 +99,41 @@ function groupAlertKey(group: Group): string {
 }
 
 /**
- * A positions month with this execution's stay-nights in it: the first execution of a newer shop
- * claims a stay-night; one of the same shop only brings its state up to date; an older shop
- * changes nothing. Each stay-night's verdict is kept for the items.
+ * A run of a shop: the records of a stay-night collected within this long of the first one the node
+ * worked it out from. A shop collects its comp set over minutes (each record carries its own
+ * `dtCollected`) and every run of a shop carries the same `shopId`; a daily or twice-daily shop's
+ * next run is a new one. Shops less than 6 hours apart count as one run.
+ */
+export const RUN_MS = 6 * 3_600_000;
+
+/** What a positions day remembers: the state the last run ended with, this run's, and whether this run alerted. */
+interface RunCell {
+	before: string | undefined;
+	now: string;
+	alerted: boolean;
+}
+
+/** `before~now~1`, `?` for a stay-night never worked out before; a value without `~` is a run's state alone. */
+function readRunCell(value: string): RunCell {
+	const parts = value.split('~');
+	if (parts.length < 3) return { before: undefined, now: value, alerted: false };
+	return { before: parts[0] === '?' ? undefined : parts[0], now: parts[1], alerted: parts[2] === '1' };
+}
+
+function runCellText({ before, now, alerted }: RunCell): string {
+	return [before ?? '?', now, alerted ? '1' : ''].join('~');
+}
+
+function msOf(time: string): number {
+	return Date.parse(time);
+}
+
+/**
+ * A positions month with this batch's stay-nights in it. Each stay-night is worked out again with
+ * every record of its run that has arrived, and alerts at most once a run: the first batch whose
+ * records show an undercut (or a parity loss, a new rank, a new parity state) alerts, and no later
+ * one of the same run does; the same records again are the same run and alert nothing. A run is
+ * compared with the state the run before it ended with. Records of an older run change nothing.
  */
 function planMonth<TStanding>(
 	kind: StandingKind<TStanding>,
@@ -115,14 +146,20 @@ function planMonth<TStanding>(
 	const alerts: JournalAlert[] = [];
 	for (const group of monthGroups) {
 		const day = dayOf(first(group).checkIn);
-		const previous = month.days.get(day);
+		const stored = month.days.get(day);
 		const collected = newestCollected(group);
 		const result = worked.get(group.key) as Worked<TStanding>;
-		const claimed = previous === undefined || collected > previous.dtCollected;
-		if (claimed || collected === previous.dtCollected) days.set(day, { value: result.state, dtCollected: collected });
-		const verdict = kind.verdict(group, result, previous, claimed);
+		const cell = stored && readRunCell(stored.value);
+		const older = stored !== undefined && msOf(collected) <= msOf(stored.dtCollected) - RUN_MS;
+		const newRun = stored === undefined || msOf(collected) >= msOf(stored.dtCollected) + RUN_MS;
+		const before = newRun ? cell?.now : cell?.before;
+		const mayAlert = !older && (newRun || !cell?.alerted);
+		const verdict = kind.verdict(group, result, before === undefined ? undefined : { value: before, dtCollected: stored?.dtCollected ?? collected }, mayAlert);
 		verdicts.set(group.key, verdict);
 		alerts.push(...verdict.alerts.map((alert) => ({ ...alert, block: month.key })));
+		if (older) continue;
+		const alerted = (!newRun && cell?.alerted === true) || verdict.alerting;
+		days.set(day, { value: runCellText({ before, now: result.state, alerted }), dtCollected: newRun ? collected : (stored as DayCell<string>).dtCollected });
 	}
 	const moved = [...days].some(([day, cell]) => month.days.get(day)?.value !== cell.value || month.days.get(day)?.dtCollected !== cell.dtCollected);
 	return { key: month.key, alerts, data: moved ? positionMonthRow({ ...month, days }) : undefined };
@@ -176,7 +213,7 @@ async function standOnce<TStanding>(
 	const positions = await openMonthRows(store, positionsTable(settings.positionsTable));
 	await tidy([{ rows: positions.rows, legacy: positions.legacy, legacyDay: 'dtCollected' }]);
 	const stays = await readStays(rates.rows, groups);
-	const worked = new Map(groups.map((group) => [group.key, kind.work(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation)).filter(group.holds))]));
+	const worked = new Map(groups.map((group) => [group.key, kind.work(group, ofThisRun(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation))))]));
 
 	const byMonth = new Map<string, Group[]>();
 	for (const group of groups) byMonth.set(group.monthKey, [...(byMonth.get(group.monthKey) ?? []), group]);
@@ -201,6 +238,12 @@ async function standOnce<TStanding>(
 				(monthKey) => result.written.get(monthKey)?.data !== undefined,
 			),
 	};
+}
+
+/** The stays of the group's stay-night collected in its run: never a rate of an earlier shop beside this one's. */
+function ofThisRun(group: Group, stays: readonly Observation[]): Observation[] {
+	const from = msOf(newestCollected(group)) - RUN_MS;
+	return stays.filter((stay) => group.holds(stay) && msOf(stay.dtCollected) > from);
 }
 
 /** The stored stays every group needs, one read per distinct filter. */

@@ -29,8 +29,12 @@ export interface CompareRule {
 	rateField: RateField;
 }
 
-/** The alerts of a stay-night: its undercut, when `alertUndercut`, and its change of rank. */
-export function compareAlerts(rule: CompareRule, standing: CompareStanding, alertUndercut: boolean): ReportedChange[] {
+/**
+ * A stay-night's alert, one row whatever flags it carries (a digest lists it once): the kind Alert
+ * On asks for first (`rankFirst`: the change of rank; else the undercut, when `alertUndercut`),
+ * the other kind when that one is missing, and the other flag named beside it in `comparedWith`.
+ */
+export function compareAlerts(rule: CompareRule, standing: CompareStanding, alertUndercut: boolean, rankFirst = false): ReportedChange[] {
 	const { first, position, previousRank, rankChanged, myName, myRoomType } = standing;
 	const base = {
 		shopId: first.shopId,
@@ -50,29 +54,31 @@ export function compareAlerts(rule: CompareRule, standing: CompareStanding, aler
 		dtCollected: first.dtCollected,
 	};
 	const competitor = position.cheapestCompetitor;
-	const alerts: ReportedChange[] = [];
-	if (alertUndercut && competitor) {
-		const room = competitor.roomType ? ` (${competitor.roomType})` : '';
-		alerts.push({
-			...base,
-			changeType: 'undercut',
-			comparedWith: `hotel ${competitor.hotelCode} ${competitor.hotelName}`.trim() + room,
-			comparedRate: competitor.rate,
-			change: position.gap,
-			changePercent: position.gapPercent,
-		});
-	}
-	if (rankChanged) {
-		alerts.push({
-			...base,
-			changeType: 'rankChanged',
-			comparedWith: `rank ${previousRank ?? '-'} → ${position.rank ?? '-'} of ${position.rankedHotels}`,
-			comparedRate: null,
-			change: null,
-			changePercent: null,
-		});
-	}
-	return alerts;
+	const undercut: ReportedChange | undefined =
+		alertUndercut && competitor
+			? {
+					...base,
+					changeType: 'undercut',
+					comparedWith: `hotel ${competitor.hotelCode} ${competitor.hotelName}`.trim() + (competitor.roomType ? ` (${competitor.roomType})` : ''),
+					comparedRate: competitor.rate,
+					change: position.gap,
+					changePercent: position.gapPercent,
+				}
+			: undefined;
+	const rank: ReportedChange | undefined = rankChanged
+		? {
+				...base,
+				changeType: 'rankChanged',
+				comparedWith: `rank ${previousRank ?? '-'} → ${position.rank ?? '-'} of ${position.rankedHotels}`,
+				comparedRate: null,
+				change: null,
+				changePercent: null,
+			}
+		: undefined;
+	const [preferred, other] = rankFirst ? [rank, undercut] : [undercut, rank];
+	const alert = preferred ?? other;
+	if (!alert) return [];
+	return [preferred && other ? { ...alert, comparedWith: `${alert.comparedWith}; ${other.changeType === 'undercut' ? `undercut by ${other.comparedWith}` : other.comparedWith}` } : alert];
 }
 
 /** Compare With My Hotel's output item for a stay-night. */
