@@ -139,7 +139,7 @@ export async function withRecordStore(context: IExecuteFunctions, settings: Reco
 		return [...inItemOrder(context, records, mine.items), ...others];
 	}
 	return await holding(queue, async () => {
-		const own = await compare(context, store, settings, records, operation, retry);
+		const own = await compare(context, store, settings, queue, records, operation, retry);
 		const mine: Mine = { writer: await queue.stage(jsonOf(records, own.contested), retry), staged: own.contested, items: itemsByInput(own.run.output(own.owned)) };
 		const others = await drain(context, store, settings, queue, operation, mine, true);
 		return [...inItemOrder(context, records, mine.items), ...others];
@@ -170,12 +170,13 @@ interface Compared {
 }
 
 /** One batch of records through the operation, with the alerts of executions that died with the same records resolved. */
-async function compare(context: IExecuteFunctions, store: Store, settings: RecordSettings, records: Records, operation: RecordOperation, retry: boolean): Promise<Compared> {
+async function compare(context: IExecuteFunctions, store: Store, settings: RecordSettings, queue: PassQueue, records: Records, operation: RecordOperation, retry: boolean): Promise<Compared> {
 	const mine = operation.recordKeys(records);
 	const orphans = await findOrphans(store, {
 		operation: operation.name,
 		sameRecords: (alert) => mine.has(operation.alertKey(alert)),
 		retry,
+		ended: (entry) => queue.ended(entry.token),
 		token: newToken(context),
 	});
 	const newestCollected = records.observed.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
@@ -232,7 +233,7 @@ async function drainBatches(
 		}
 		arriving = staged.length > 1 || batch > 0;
 		const records = stagedRecords(staged, operation.rateField);
-		const compared = await compare(context, store, settings, records, operation, staged.some(({ retry }) => retry));
+		const compared = await compare(context, store, settings, queue, records, operation, staged.some(({ retry }) => retry));
 		// Records another node kept writing go back to the queue before their rows are removed: staged twice for a moment, never lost.
 		await queue.stage(compared.contested.map(({ itemIndex }) => records.items[itemIndex].json), false);
 		done();

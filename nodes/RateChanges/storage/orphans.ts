@@ -10,7 +10,8 @@ import type { Store } from './tables';
  * must come out; the others never got in. Whoever resolves an entry confirms it by the same
  * compare-and-set its execution would have used, so its alerts come out once: from the execution
  * that resolved it when that one holds the same records (a retry, or the records delivered again),
- * else in the next digest.
+ * else in the next digest. An entry is resolved once it is 10 minutes old, or at once by n8n's
+ * Retry of its execution or by the pass that took the node's lease after its pass was over.
  */
 
 export interface OrphanSearch {
@@ -19,6 +20,8 @@ export interface OrphanSearch {
 	/** An entry this execution may resolve at once, old or not: its alerts are of this execution's own records and the execution is n8n's retry of a failed one. */
 	sameRecords?: (alert: JournalAlert) => boolean;
 	retry: boolean;
+	/** An entry of an execution whose pass of the node is over (storage/queue.ts): resolved at once, as a retry's. */
+	ended?: (entry: Entry) => boolean;
 	token: string;
 }
 
@@ -26,7 +29,7 @@ function isOrphan(entry: Entry, search: OrphanSearch, now: number): boolean {
 	if (search.operation !== undefined && entry.operation !== search.operation) return false;
 	const matches = search.sameRecords === undefined || entry.alerts.some(search.sameRecords);
 	if (!matches) return false;
-	return search.retry || now - Date.parse(entry.createdAt) >= ORPHAN_AFTER_MS;
+	return search.retry || search.ended?.(entry) === true || now - Date.parse(entry.createdAt) >= ORPHAN_AFTER_MS;
 }
 
 /** An orphan this execution may resolve: its entry, and the alerts whose rows name it. */

@@ -20,7 +20,10 @@ import { MonthRows, writersAfter, wroteBy, type StoredRow } from './monthRows';
  * A holder that fails gives the lease back; one that died holding it (n8n restarted, the execution
  * was cancelled) holds it until it runs out, LEASE_MS after it was last renewed, and the next
  * execution of the node takes it and the records left. n8n's Retry of a failed execution takes it
- * at once: the execution it retries is over.
+ * at once: the execution it retries is over. The entries a pass left tentative (it failed between
+ * its writes and its confirm) are resolved at once by the pass that takes the lease after it,
+ * when that pass holds the same records (they were delivered again): a pass that gave the lease
+ * back, or let it run out, writes no more.
  *
  * The queue table holds two kinds of rows: one **lease** row per node (its `block` is
  * `lease|<key>`, `until` the time it runs out, empty when free; written with a compare-and-set on
@@ -52,6 +55,11 @@ export class PassQueue {
 	private readonly stagedKey: string;
 	/** The lease row as this execution last wrote it: what its next compare-and-set expects. */
 	private held?: StoredRow;
+	/**
+	 * Executions whose pass of this node was over when this one took the lease (they gave it back,
+	 * or it ran out): their entries left tentative are resolved at once (storage/orphans.ts).
+	 */
+	private readonly endedPasses = new Set<string>();
 	private stagings = 0;
 
 	constructor(
@@ -71,8 +79,19 @@ export class PassQueue {
 	 */
 	async take(over = false): Promise<boolean> {
 		const current = (await this.lease.read([this.leaseKey])).get(this.leaseKey);
-		if (current && !over && !isFree(current, Date.now())) return false;
-		return await this.writeLease(current, new Date(Date.now() + LEASE_MS).toISOString());
+		const free = current === undefined || isFree(current, Date.now());
+		if (!free && !over) return false;
+		const taken = await this.writeLease(current, new Date(Date.now() + LEASE_MS).toISOString());
+		// Its last holder wrote the lease last (a row names its latest writer first, monthRows.ts).
+		const holder = executionOf(String(current?.writers ?? '').split(' ')[0]);
+		if (taken && free && holder !== undefined && holder !== executionOf(this.token)) this.endedPasses.add(holder);
+		return taken;
+	}
+
+	/** Whether a token (an entry's, a row writer's) is of an execution whose pass of this node was over when this one took the lease. */
+	ended(token: string): boolean {
+		const execution = executionOf(token);
+		return execution !== undefined && this.endedPasses.has(execution);
 	}
 
 	/** Renews the lease after a batch once a third of it has gone; false when it ran out and another execution took it. */
@@ -137,6 +156,12 @@ export class PassQueue {
 	async remove(staged: readonly Staged[]): Promise<void> {
 		await this.api.deleteIds(this.table, staged.map(({ row }) => row.id));
 	}
+}
+
+/** The execution a token names (journal.ts newToken: `<execution id>.<random>`); none without an id. */
+function executionOf(token: string): string | undefined {
+	const execution = token.split('.')[0];
+	return execution === '' || execution === 'x' ? undefined : execution;
 }
 
 function isFree(lease: StoredRow, now: number): boolean {
