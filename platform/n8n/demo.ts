@@ -330,8 +330,8 @@ export const DEMO_SHOPS = {
 	today: { shopId: 1, records: 60, market: { seed: 5, myHotelCode: 100085 } },
 	/** Tomorrow's: the latest run of shop 1 again, with a day's moves. */
 	tomorrow: { shopId: 1, repeatRun: 'latest', changes: { seed: 7, drift: 0.5, changed: 0.1, soldOut: 0.03, backOnSale: 0.5 } },
-	/** The latest run of shop 1 again, its whole comp set in one delivery. */
-	wholeLatest: { shopId: 1, repeatRun: 'latest', perDelivery: 60 },
+	/** The latest run of shop 1 again (one record a POST, as the service delivers: the alerts are the whole comp set's). */
+	wholeLatest: { shopId: 1, repeatRun: 'latest' },
 	/**
 	 * A month of shop 1's comp set around hotel 100085, for the rate calendar: most nights it is
 	 * cheaper than the comp median, its 1st and 7th nights on par and its 22nd sold out (the seed's
@@ -447,8 +447,8 @@ export function readyText(demo: Demo, seconds: number): string {
 			`       ${runShop(DEMO_SHOPS.tomorrow)}`,
 			`     then open ${name(EXAMPLE_FILES.rateChangeDigest)} and click "Execute workflow": every move of ${CHANGE_AT_LEAST_PERCENT} % or more,`,
 			`     sold out or back on sale in one digest, in the inbox, #${slackChannelOf(EXAMPLE_FILES.rateChangeDigest)}; the smaller moves stay out of it.`,
-			`  6. Undercut and parity: open ${name(EXAMPLE_FILES.undercutAlerts)}, click "Publish", then deliver shop 1's`,
-			'     latest run again, its whole comp set in one delivery:',
+			`  6. Undercut and parity: open ${name(EXAMPLE_FILES.undercutAlerts)}, click "Publish", then run shop 1's`,
+			'     latest shop again:',
 			`       ${runShop(DEMO_SHOPS.wholeLatest)}`,
 			`     then open ${name(EXAMPLE_FILES.undercutDigest)} and click "Execute workflow": one email for ${hotel(myHotel)}`,
 			`     in the inbox, with each competitor ${UNDERCUT_AT_LEAST_PERCENT} % or more below it on a website and each website more than ${tolerance} % below website ${reference}.`,

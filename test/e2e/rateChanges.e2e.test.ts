@@ -20,15 +20,16 @@ import { changeIdentity, passesRule } from './rateChangeAlerts';
  * the sandbox runs one shop, then runs it again with a known share of its rates changed, sold
  * out or back on sale, and the alerts and the digest must be exactly those changes that pass the
  * example's rule (Rate Changes 1.1's defaults: a move of 10 % or more, sold out, back on sale),
- * each reported once. Deliveries arrive several at a time, so overlapping executions on different
- * stays are part of every run.
+ * each reported once. Every record is its own POST, twenty at once, so overlapping executions on
+ * the same month rows are part of every run.
  */
 
 const EXAMPLE = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
 const DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
 const SHOP_ID = 1;
 const RECORDS = 240;
-const DELIVERY = { perDelivery: 8, concurrency: 4 };
+/** As the service delivers (spec, part 6): one record a POST, 20 in flight (the sandbox's sender). */
+const DELIVERY = { perDelivery: 1, concurrency: 20 };
 
 type Record_ = Record<string, unknown>;
 
