@@ -65,6 +65,37 @@ describe("docs/nodes/README.md names and counts each node's operations", () => {
 	});
 });
 
+describe("the README's node and credential tables follow the nodes' descriptions", () => {
+	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+	/** A table's rows whose first cell names `code` in backticks, as cells. */
+	const rowOf = (code: string): string[] | undefined =>
+		readme
+			.split('\n')
+			.find((line) => line.startsWith('|') && line.split('|')[1]?.includes(`(\`${code}\`)`))
+			?.split('|')
+			.map((cell) => cell.trim());
+	const shortName = (description: INodeTypeDescription) => description.displayName.replace(/^Travel Pricing /, '');
+
+	it('gives every node a row that names each of its operations', () => {
+		for (const description of allNodes) {
+			const row = rowOf(description.name);
+			expect({ node: description.name, row: row !== undefined }).toEqual({ node: description.name, row: true });
+			for (const operation of operationNames(description)) expect({ node: description.name, names: row![2].includes(operation) ? operation : undefined }).toEqual({ node: description.name, names: operation });
+		}
+	});
+
+	it("names, for each credential, exactly the nodes that take it", () => {
+		const credentials = [...new Set(allNodes.flatMap((description) => (description.credentials ?? []).map(({ name }) => name)))];
+		for (const credential of credentials) {
+			const usedBy = rowOf(credential)?.[3] ?? '';
+			const taking = allNodes.filter((description) => description.credentials?.some(({ name }) => name === credential)).map(shortName);
+			const others = allNodes.map(shortName).filter((name) => !taking.includes(name));
+			const named = (name: string) => new RegExp(`(^|[ ,(])${escapeRegExp(name)}([ ,)'.:;]|$)`).test(usedBy);
+			expect({ credential, missing: taking.filter((name) => !named(name)), extra: others.filter(named) }).toEqual({ credential, missing: [], extra: [] });
+		}
+	});
+});
+
 describe('docs/requests.md gives the Concurrency the nodes have', () => {
 	it('states the default of the service nodes and of Rate Changes, and the bounds', () => {
 		const stated = /\*\*Concurrency\*\* \(default (\d+), Rate Changes (\d+); (\d+) to (\d+)\)/.exec(prose('docs/requests.md'));
