@@ -374,7 +374,7 @@ function suggestedQuestion(workflow: WorkflowSeed): string | undefined {
 export function readyText(demo: Demo, seconds: number): string {
 	const { n8n, access, sandbox, examples, mcp, inbox } = demo;
 	const name = (file: string) => `"${examples.get(file)?.name ?? file}"`;
-	const runShop = (body: object) => `curl -X POST ${sandbox?.baseUrl}/__sandbox/run-shop -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
+	const runShop = (body: object) => `curl -X POST ${sandbox?.baseUrl}/__sandbox/run-shop?brief=1 -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 	const hotel = (code: string) => `${sandbox?.data.hotelsByCode.get(Number(code))?.hotel.hotelname ?? 'hotel'} (${code})`;
 	const rateAlert = examples.get(EXAMPLE_FILES.rateAlert);
 	const undercuts = examples.get(EXAMPLE_FILES.undercutAlerts);

@@ -50,7 +50,8 @@ export const CONTROL_ROUTES = [
 	'POST   /__sandbox/run-shop                 { shopId, …, market: { seed, myHotelCode, prices: [{ hotelCode, websiteCode?, checkIn?, factor }], currencies: { hotelCode: currency } } }',
 	"POST   /__sandbox/run-shop                 { repeatRun: runId | 'latest' (with shopId), changes?: { seed, changed, drift, soldOut, backOnSale } | replay: true, copies, perDelivery, … }",
 	'GET    /__sandbox/deliveries              DELETE /__sandbox/deliveries',
-	'GET    /__sandbox/runs',
+	'POST   /__sandbox/run-shop?brief=1         the same, answered in one short line: counts, and the run\'s details URL',
+	'GET    /__sandbox/runs                    GET    /__sandbox/runs?runId=',
 	'GET    /__sandbox/webhooks',
 	'GET    /__sandbox/schedules',
 	'GET    /__sandbox/clock                   PUT    /__sandbox/clock { now?, speed?, advanceMs? }',
@@ -92,6 +93,15 @@ async function changeClock(target: ControlTarget, body: unknown): Promise<Contro
 	return { status: 200, body: { ...target.clock(), runs } };
 }
 
+/**
+ * A run's answer in one short line, for a command a person types (npm start's printed steps): its
+ * counts, and where its whole summary is (its expected changes can run to thousands of entries).
+ */
+function briefRun(run: RunSummary, path: string): Record<string, unknown> {
+	const { expectedChanges, ...counts } = run;
+	return { ...counts, ...(expectedChanges ? { expectedChanges: expectedChanges.length } : {}), details: `${path.replace(/\/run-shop\/*$/, '')}/runs?runId=${run.runId}` };
+}
+
 export async function handleControl(target: ControlTarget, method: string, path: string, query: URLSearchParams, body: unknown): Promise<ControlAnswer | null> {
 	const route = `${method} ${path.replace(/\/+$/, '') || '/'}`;
 	switch (route) {
@@ -124,15 +134,21 @@ export async function handleControl(target: ControlTarget, method: string, path:
 			// PUT replaces: variants left out go back to false.
 			target.setVariants(parseVariants(body ?? {}));
 			return { status: 200, body: target.variants() };
-		case `POST ${CONTROL_PREFIX}/run-shop`:
-			return { status: 200, body: await target.runShop(asObject(body) as unknown as RunShopOptions) };
+		case `POST ${CONTROL_PREFIX}/run-shop`: {
+			const run = await target.runShop(asObject(body) as unknown as RunShopOptions);
+			return { status: 200, body: query.get('brief') === '1' ? briefRun(run, path) : run };
+		}
 		case `GET ${CONTROL_PREFIX}/deliveries`:
 			return { status: 200, body: target.deliveries() };
 		case `DELETE ${CONTROL_PREFIX}/deliveries`:
 			target.clearDeliveries();
 			return { status: 200, body: { cleared: true } };
-		case `GET ${CONTROL_PREFIX}/runs`:
-			return { status: 200, body: target.runs() };
+		case `GET ${CONTROL_PREFIX}/runs`: {
+			const runId = query.get('runId');
+			if (runId === null) return { status: 200, body: target.runs() };
+			const run = target.runs().find((candidate) => String(candidate.runId) === runId);
+			return run ? { status: 200, body: run } : { status: 404, body: { error: true, status: 404, message: `no run ${runId} (runs are forgotten on reset)` } };
+		}
 		case `GET ${CONTROL_PREFIX}/webhooks`:
 			return { status: 200, body: target.webhooks() };
 		case `GET ${CONTROL_PREFIX}/schedules`:

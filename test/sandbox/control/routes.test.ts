@@ -35,6 +35,17 @@ describe('control routes', () => {
 		expect(sandbox.stats()).toEqual({ inFlight: 0, maxInFlight: 0 });
 	});
 
+	it('answers a run in one short line with ?brief=1, its whole summary at the URL it gives', async () => {
+		const base = await control.post('/__sandbox/run-shop', { shopId: 3, records: 300, perDelivery: 50 });
+		const brief = await control.post('/__sandbox/run-shop?brief=1', { repeatRun: base.data.runId, changes: { seed: 2, changed: 0.5 }, perDelivery: 50 });
+		expect(JSON.stringify(brief.data).length).toBeLessThan(400);
+		expect(brief.data).toMatchObject({ shopId: 3, records: 300, expectedChanges: expect.any(Number), details: `/__sandbox/runs?runId=${brief.data.runId}` });
+		const whole = await control.get(brief.data.details);
+		expect(whole.data.expectedChanges).toHaveLength(brief.data.expectedChanges);
+		expect(brief.data.expectedChanges).toBeGreaterThan(50);
+		expectError(await control.get('/__sandbox/runs?runId=999'), 404);
+	});
+
 	it('answers 404 for an unknown control route', async () => {
 		expectError(await control.get('/__sandbox/nope'), 404);
 	});
