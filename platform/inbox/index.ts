@@ -16,7 +16,8 @@ export { slackTextToHtml } from './slackText';
  * - Slack: `POST /slack/<channel>` takes what a Slack incoming webhook takes (JSON `{ text,
  *   blocks? }`, or a form field `payload` holding it) and answers as Slack does (`ok`, or 400
  *   `invalid_payload` / `no_text`).
- * - Email: an SMTP server (smtp.ts) that n8n's Send Email node reaches with an SMTP credential.
+ * - Email: an SMTP server (smtp.ts, on Nodemailer's smtp-server) that n8n's Send Email node reaches
+ *   with an SMTP credential; each message read by mime.ts (on Nodemailer's mailparser).
  * - `GET /`: the page; `GET /api/messages`: every message kept, oldest first, as JSON;
  *   `DELETE /api/messages` empties the inbox.
  *
@@ -78,7 +79,9 @@ function readBody(request: http.IncomingMessage): Promise<string | undefined> {
 
 export async function startInbox(options: InboxOptions = {}): Promise<Inbox> {
 	const store = new MessageStore();
-	const smtp: SmtpServer = await startSmtpServer(options.smtpPort ?? 0, (envelope, raw) => store.addEmail(envelope, parseEmail(raw), raw.length));
+	const smtp: SmtpServer = await startSmtpServer(options.smtpPort ?? 0, async (envelope, raw) => {
+		store.addEmail(envelope, await parseEmail(raw), raw.length);
+	});
 	let base = '';
 
 	const server = http.createServer((request, response) => {
