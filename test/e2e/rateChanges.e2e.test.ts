@@ -28,8 +28,12 @@ const EXAMPLE = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
 const DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
 const SHOP_ID = 1;
 const RECORDS = 240;
-/** As the service delivers (spec, part 6): one record a POST, 20 in flight (the sandbox's sender). */
-const DELIVERY = { perDelivery: 1, concurrency: 20 };
+/**
+ * As the service delivers (spec, part 6): one record a POST, 20 in flight; a sender waits up to 60 s
+ * for n8n's answer, which comes once the execution exists (10 s, the sandbox's default, is short
+ * for n8n 2.41.1 on two busy cores: a delivery given up on four times is lost).
+ */
+const DELIVERY = { perDelivery: 1, concurrency: 20, timeoutSeconds: 60 };
 
 type Record_ = Record<string, unknown>;
 
