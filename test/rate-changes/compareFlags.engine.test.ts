@@ -40,6 +40,22 @@ describe('Compare With My Hotel: what its flags mean', () => {
 		for (const item of items) expect(item).toMatchObject({ rankChanged: true, previousRank: 1, rank: 2, undercut: false });
 	});
 
+	it('with Alert On: Rank Changed and no Detect Changes before it, part of a shop delivered again alerts nothing', async () => {
+		const parameters: INodeParameters = { operation: 'compareWithMyHotel', myHotelCode: String(MINE), compareAlertOn: 'rankChanged', options: {} };
+		const run = async (records: IDataObject[]) => {
+			const result = await runRateChanges(api, parameters, records);
+			expect(result.error).toBeUndefined();
+			return result.items.map((item) => item.json);
+		};
+		// The rival below me on both shops: my rank stays 2 of 3, nothing to alert.
+		const rateOf = (stay: StaySpec) => (stay.hotelCode === MINE ? 200 : stay.hotelCode === RIVAL ? 170 : 230);
+		await run(shopOf(stays, FIRST, rateOf));
+		const second = shopOf(stays, SECOND, rateOf);
+		expect(await run(second)).toEqual([]);
+		// The second shop again without the rival's records: rank 1 of 2 in what they show, part of what the whole shop showed.
+		expect(await run(second.filter((record) => record.hotelCode !== RIVAL))).toEqual([]);
+	});
+
 	it('an undercut whose rank also moved comes out once and the digest lists it once, the rank move beside it', async () => {
 		const parameters: INodeParameters = { operation: 'compareWithMyHotel', myHotelCode: String(MINE), options: {} };
 		await shop(parameters, FIRST, (stay) => (stay.hotelCode === MINE ? 200 : 230));

@@ -134,8 +134,9 @@ function checking(parity: ParitySettings): StandingKind<Parity> {
 			);
 			return { standing, state: parityStates(standing) };
 		},
-		verdict: (group, worked, previous, mayAlert) => {
-			const stateChanged = mayAlert && changedState(worked, previous?.value);
+		verdict: (group, worked, previous, mayAlert, wholeView) => {
+			// A loss stays a loss whatever more arrives; another change of state waits for the run's widest view.
+			const stateChanged = mayAlert && (parity.alertOn === 'losses' || wholeView) && changedState(worked, previous?.value);
 			const alerting = mayAlert && (parity.alertOn === 'losses' ? worked.standing.losses > 0 : stateChanged);
 			const first = group.items[0].observation;
 			return {

@@ -65,7 +65,13 @@ export interface StandingKind<TStanding> {
 	kind: PositionKind;
 	groupOf: (observation: Observation) => Omit<Group, 'items'> | undefined;
 	work: (group: Group, stays: readonly Observation[]) => Worked<TStanding>;
-	verdict: (group: Group, worked: Worked<TStanding>, previous: DayCell<string> | undefined, mayAlert: boolean) => Verdict;
+	/**
+	 * `mayAlert`: the run has not alerted the stay-night yet. `wholeView`: this batch sees at least
+	 * as many of the run's rates as any batch before it: a change of rank or of parity state, which
+	 * later records can move either way, alerts only then (an undercut or a loss, which more records
+	 * never take back, alerts from any view).
+	 */
+	verdict: (group: Group, worked: Worked<TStanding>, previous: DayCell<string> | undefined, mayAlert: boolean, wholeView: boolean) => Verdict;
 }
 
 /** A stay-night's alert key: its positions row, its day, the kind and the collection time of its first record. */
@@ -106,22 +112,26 @@ function groupAlertKey(group: Group): string {
  */
 export const RUN_MS = 6 * 3_600_000;
 
-/** What a positions day remembers: the state the last run ended with, this run's, and whether this run alerted. */
+/**
+ * What a positions day remembers: the state the last run ended with, this run's (worked out from
+ * `seen` rates, the most any batch of the run saw), and whether this run alerted.
+ */
 interface RunCell {
 	before: string | undefined;
 	now: string;
 	alerted: boolean;
+	seen: number;
 }
 
-/** `before~now~1`, `?` for a stay-night never worked out before; a value without `~` is a run's state alone. */
+/** `before~now~1~seen`, `?` for a stay-night never worked out before; a value without `~` is a run's state alone. */
 function readRunCell(value: string): RunCell {
 	const parts = value.split('~');
-	if (parts.length < 3) return { before: undefined, now: value, alerted: false };
-	return { before: parts[0] === '?' ? undefined : parts[0], now: parts[1], alerted: parts[2] === '1' };
+	if (parts.length < 3) return { before: undefined, now: value, alerted: false, seen: 0 };
+	return { before: parts[0] === '?' ? undefined : parts[0], now: parts[1], alerted: parts[2] === '1', seen: Number(parts[3] ?? 0) || 0 };
 }
 
-function runCellText({ before, now, alerted }: RunCell): string {
-	return [before ?? '?', now, alerted ? '1' : ''].join('~');
+function runCellText({ before, now, alerted, seen }: RunCell): string {
+	return [before ?? '?', now, alerted ? '1' : '', String(seen)].join('~');
 }
 
 function msOf(time: string): number {
@@ -139,7 +149,7 @@ function planMonth<TStanding>(
 	kind: StandingKind<TStanding>,
 	month: PositionMonth,
 	monthGroups: readonly Group[],
-	worked: ReadonlyMap<string, Worked<TStanding>>,
+	worked: ReadonlyMap<string, Worked<TStanding> & { seen: number }>,
 	verdicts: Map<string, Verdict>,
 ): MonthPlan {
 	const days = new Map(month.days);
@@ -148,18 +158,21 @@ function planMonth<TStanding>(
 		const day = dayOf(first(group).checkIn);
 		const stored = month.days.get(day);
 		const collected = newestCollected(group);
-		const result = worked.get(group.key) as Worked<TStanding>;
+		const result = worked.get(group.key) as Worked<TStanding> & { seen: number };
 		const cell = stored && readRunCell(stored.value);
 		const older = stored !== undefined && msOf(collected) <= msOf(stored.dtCollected) - RUN_MS;
 		const newRun = stored === undefined || msOf(collected) >= msOf(stored.dtCollected) + RUN_MS;
 		const before = newRun ? cell?.now : cell?.before;
 		const mayAlert = !older && (newRun || !cell?.alerted);
-		const verdict = kind.verdict(group, result, before === undefined ? undefined : { value: before, dtCollected: stored?.dtCollected ?? collected }, mayAlert);
+		// Part of what an earlier batch of the run saw (the same records again, in smaller deliveries, with no rates table behind them).
+		const wholeView = newRun || result.seen >= (cell?.seen ?? 0);
+		const verdict = kind.verdict(group, result, before === undefined ? undefined : { value: before, dtCollected: stored?.dtCollected ?? collected }, mayAlert, wholeView);
 		verdicts.set(group.key, verdict);
 		alerts.push(...verdict.alerts.map((alert) => ({ ...alert, block: month.key })));
 		if (older) continue;
 		const alerted = (!newRun && cell?.alerted === true) || verdict.alerting;
-		days.set(day, { value: runCellText({ before, now: result.state, alerted }), dtCollected: newRun ? collected : (stored as DayCell<string>).dtCollected });
+		const state = wholeView ? { now: result.state, seen: result.seen } : { now: (cell as RunCell).now, seen: (cell as RunCell).seen };
+		days.set(day, { value: runCellText({ before, ...state, alerted }), dtCollected: newRun ? collected : (stored as DayCell<string>).dtCollected });
 	}
 	const moved = [...days].some(([day, cell]) => month.days.get(day)?.value !== cell.value || month.days.get(day)?.dtCollected !== cell.dtCollected);
 	return { key: month.key, alerts, data: moved ? positionMonthRow({ ...month, days }) : undefined };
@@ -213,7 +226,12 @@ async function standOnce<TStanding>(
 	const positions = await openMonthRows(store, positionsTable(settings.positionsTable));
 	await tidy([{ rows: positions.rows, legacy: positions.legacy, legacyDay: 'dtCollected' }]);
 	const stays = await readStays(rates.rows, groups);
-	const worked = new Map(groups.map((group) => [group.key, kind.work(group, ofThisRun(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation))))]));
+	const worked = new Map(
+		groups.map((group) => {
+			const run = ofThisRun(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation)));
+			return [group.key, { ...kind.work(group, run), seen: run.length }];
+		}),
+	);
 
 	const byMonth = new Map<string, Group[]>();
 	for (const group of groups) byMonth.set(group.monthKey, [...(byMonth.get(group.monthKey) ?? []), group]);
