@@ -381,7 +381,7 @@ export interface RateChangesWorkflows {
 }
 
 /**
- * 7. Rate change alerts: Rate Changes (Detect Changes, its defaults) against what a user builds
+ * 7. Rate change alerts: Rate Changes (Detect Changes, Change At Least 0 %) against what a user builds
  * from n8n's Data Table nodes. The Data Table node's Get puts out nothing for a stay not stored
  * yet, so a stay's first record takes a path of its own: Get → IF (stored rate ≠ the record's) →
  * Upsert by stay key, and beside it "If Row Does Not Exist" → Insert. Both start with a Webhook
@@ -397,7 +397,7 @@ export function rateChangesWorkflows(tables: { ratesTable: string; changesTable:
 		'Rate Changes',
 		`${PACKAGE}.travelPricingRateChanges`,
 		1,
-		{ operation: 'detectChanges', ratesTable: tables.ratesTable, changesTable: tables.changesTable, options: {} },
+		{ operation: 'detectChanges', ratesTable: tables.ratesTable, changesTable: tables.changesTable, minChangePercent: 0, options: {} },
 		{ credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL } },
 	);
 
@@ -444,9 +444,9 @@ export function rateChangesWorkflows(tables: { ratesTable: string; changesTable:
 	};
 }
 
-/** Rate Changes as the editor adds it (version 1.1), an operation with its defaults, on the Travel Pricing n8n API credential. */
+/** Rate Changes as the editor adds it, an operation with its defaults, on the Travel Pricing n8n API credential. */
 function rateChangesNode(name: string, operation: string): Node {
-	return node(name, `${PACKAGE}.travelPricingRateChanges`, 1.1, { operation, options: {} }, { credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL } });
+	return node(name, `${PACKAGE}.travelPricingRateChanges`, 1, { operation, options: {} }, { credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL } });
 }
 
 export interface GroupWorkflows {
@@ -458,7 +458,7 @@ export interface GroupWorkflows {
 
 /**
  * 9. Rate Changes at group scale: the Rate Record Trigger (registered by hand, a bearer token)
- * into Detect Changes as the editor adds it (version 1.1, its defaults), and the morning Digest
+ * into Detect Changes as the editor adds it (its defaults), and the morning Digest
  * started by a call, in production so that it marks what it reports, answering with its items.
  */
 export function groupWorkflows(token: string): GroupWorkflows {
@@ -490,7 +490,7 @@ export interface OneRecordWorkflows {
 /**
  * 10. One rate record a delivery, as the service posts them: three workflows behind the Rate Record
  * Trigger (registered by hand, a bearer token), each a production URL of its own. (b) is what a user
- * builds for the alerts of Rate Changes 1.1 (moves of 10 % or more) from n8n's Data Table nodes on
+ * builds for the alerts of Rate Changes at its defaults (moves of 10 % or more) from n8n's Data Table nodes on
  * the stay's row: Get by stay key (Always Output Data, so that a stay not stored yet goes on as an
  * empty item) → IF stored → IF moved 10 % or more → Update → the alerts; not stored → Insert.
  */

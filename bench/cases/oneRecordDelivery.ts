@@ -321,7 +321,7 @@ export async function oneRecordDelivery(spec: OneRecordCase): Promise<BenchmarkR
 			`The run took ${formatDuration(Date.now() - started)}.`,
 			"(a) Rate Record Trigger → No Operation: what n8n itself costs per delivery, the ceiling for any workflow behind this trigger.",
 			"(b) Rate Record Trigger → Data Table Get (the row whose stayKey is the record's stay key, Limit 1, Always Output Data) → IF the row exists → IF the rate moved by 10 % or more (|new − stored| ÷ stored) → Data Table Update of the row by stayKey → No Operation (the alerts); a stay not stored yet → Data Table Insert. Its table has the stay row's columns and is created through n8n's public API before the workflow, which names it by id. It keeps the rate it last alerted on, where Rate Changes keeps the last one seen: over two days the alerts are the same.",
-			`(c) Rate Record Trigger → Rate Changes (version 1.1, Detect Changes, its defaults: moves of 10 % or more) → No Operation (the alerts). Its requests to n8n's public API are counted by a proxy that is its credential's Base URL.`,
+			`(c) Rate Record Trigger → Rate Changes (Detect Changes, its defaults: moves of 10 % or more) → No Operation (the alerts). Its requests to n8n's public API are counted by a proxy that is its credential's Base URL.`,
 			...problemNotes(runs, stopped),
 		],
 		...(failure.length > 0 ? { failure: failure.join('; ') } : {}),

@@ -12,7 +12,7 @@ import { row } from './common';
  * websites × 3 room types × 365 check-in days: 1,095,000 stays), in a real n8n in queue mode on
  * Postgres (a main, 2 workers, a webhook process): the first shop, then daily shops with 10 % of
  * the stays moved, each posted to the Rate Record Trigger in deliveries of 500 records and taken
- * by Detect Changes (version 1.1, its defaults), each followed by the morning Digest. n8n's own
+ * by Detect Changes (its defaults), each followed by the morning Digest. n8n's own
  * measure of the tables after each (its limits route: heap, indexes and TOAST on 2.41), the
  * records per second from the first delivery to the last execution's end, the alerts exact.
  *
@@ -193,7 +193,7 @@ export async function rateChangesGroup(spec: GroupCase): Promise<BenchmarkResult
 		id: '9',
 		title: 'Rate Changes at group scale: 1.1M stays, queue mode on Postgres',
 		setup: `A 100-hotel group (100 hotels × 10 websites × 3 room types × 365 days ahead: ${groupStays.toLocaleString('en-US')} stays) shopped daily: ${whole ? 'all of it' : `its first ${spec.hotels} hotels, ${stays.toLocaleString('en-US')} stays`}, the first shop, then ${spec.days - 1} shop${spec.days === 2 ? '' : 's'} with 10 % of the stays moved, posted to the Rate Record Trigger ${PER_DELIVERY} records a delivery, ${SENDERS} at once, into Detect Changes (1.1, its defaults), and the morning Digest after each; n8n ${spec.version} in queue mode (main, 2 workers, webhook process) on Postgres, n8n's own measure of the tables (heap, indexes and TOAST).`,
-		packageSide: 'Rate Changes 1.1, its defaults',
+		packageSide: 'Rate Changes, its defaults',
 		builtInSide: `after day ${latest.day}`,
 		columns: { package: 'First shop', builtIn: `After day ${latest.day}` },
 		// The two columns are two moments of the same run: no ratio between them.

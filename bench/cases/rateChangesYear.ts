@@ -37,14 +37,15 @@ const MEASURES: Measure[] = [
 	{ name: 'Postgres, n8n 2.8.4 (heap)', options: { database: 'postgres', version: '2.8.4' }, target: 20 * MIB },
 ];
 
-const VERSIONS = [1, 1.1] as const;
+/** Detect Changes' Change At Least (%): 0, every move alerts, and its default, 10. */
+const CHANGE_AT_LEAST = [0, 10] as const;
 
 /** The window is full, and so is Keep Changes (14 days): from this day on nothing is added that does not also go. */
 const FULL_DAY = 15;
 
 interface YearRun {
 	measure: string;
-	typeVersion: 1 | 1.1;
+	minChangePercent: number;
 	perDelivery: number | 'one record';
 	days: DaySample[];
 	minutes: number;
@@ -56,21 +57,21 @@ function mib(bytes: number): string {
 	return `${(bytes / MIB).toFixed(2)} MiB`;
 }
 
-async function yearRun(measure: Measure, typeVersion: 1 | 1.1, set: StaySet, days: number, alertsAlone: boolean): Promise<YearRun> {
+async function yearRun(measure: Measure, minChangePercent: number, set: StaySet, days: number, alertsAlone: boolean): Promise<YearRun> {
 	const started = Date.now();
 	const samples = await runDailyShops({
 		set,
 		days,
-		typeVersion,
+		minChangePercent,
 		...measure.options,
 		alertsAlone,
 		onDay: (sample) => {
 			if (sample.day % 30 === 0 || sample.day === days || sample.day === FULL_DAY) {
-				progress(`  ${measure.name}, version ${typeVersion}${alertsAlone ? ', one-record deliveries' : ''}: day ${sample.day}, ${mib(total(sample.bytes))} (peak ${mib(total(sample.shopBytes))}), ${sample.alerts} alerts, ${formatDuration(Date.now() - started)}`);
+				progress(`  ${measure.name}, Change At Least ${minChangePercent} %${alertsAlone ? ', one-record deliveries' : ''}: day ${sample.day}, ${mib(total(sample.bytes))} (peak ${mib(total(sample.shopBytes))}), ${sample.alerts} alerts, ${formatDuration(Date.now() - started)}`);
 			}
 		},
 	});
-	return { measure: measure.name, typeVersion, perDelivery: alertsAlone ? 'one record' : 500, days: samples, minutes: Math.round((Date.now() - started) / 6000) / 10 };
+	return { measure: measure.name, minChangePercent, perDelivery: alertsAlone ? 'one record' : 500, days: samples, minutes: Math.round((Date.now() - started) / 6000) / 10 };
 }
 
 /** What a run shows: its size once full and after the last day, its peak, its alerts, and whether they were exact. */
@@ -96,31 +97,31 @@ export async function rateChangesYear(spec: YearCase): Promise<BenchmarkResult> 
 	try {
 		for (const measure of MEASURES) {
 			const pair: YearRun[] = [];
-			for (const version of VERSIONS) pair.push(await yearRun(measure, version, set, spec.days, false));
+			for (const percent of CHANGE_AT_LEAST) pair.push(await yearRun(measure, percent, set, spec.days, false));
 			runs.push(...pair);
-			const [v1, v11] = pair.map(summary);
+			const [everyMove, byDefault] = pair.map(summary);
 			const target = `≤ ${mib(measure.target)}`;
 			rows.push(
-				row(`${measure.name}: size once the window is full (day ${FULL_DAY})`, 'MiB', total(v1.full.bytes) / MIB, total(v11.full.bytes) / MIB),
-				row(`${measure.name}: size after day ${spec.days}`, 'MiB', total(v1.last.bytes) / MIB, total(v11.last.bytes) / MIB, target, total(v1.last.bytes) <= measure.target && total(v11.last.bytes) <= measure.target),
-				row(`${measure.name}: rates table / changes table after day ${spec.days}`, '', `${mib(v1.last.bytes.rates)} / ${mib(v1.last.bytes.changes)}`, `${mib(v11.last.bytes.rates)} / ${mib(v11.last.bytes.changes)}`),
-				row(`${measure.name}: largest day, once a shop is in and before its digest`, 'MiB', v1.peak / MIB, v11.peak / MIB, target, v1.peak <= measure.target && v11.peak <= measure.target),
-				row(`${measure.name}: bytes per stay after day ${spec.days}`, 'bytes', total(v1.last.bytes) / stays, total(v11.last.bytes) / stays),
-				row(`${measure.name}: most a table grew past its size once full`, '%', v1.growth * 100, v11.growth * 100, '≤ 10 %', v1.growth <= 0.1 && v11.growth <= 0.1),
-				row(`${measure.name}: alerts (missing, unexpected or twice; digests that differed)`, '', `${v1.alerts.toLocaleString('en-US')} (${v1.wrong}; ${v1.undigested})`, `${v11.alerts.toLocaleString('en-US')} (${v11.wrong}; ${v11.undigested})`, 'exact', v1.wrong + v1.undigested + v11.wrong + v11.undigested === 0),
+				row(`${measure.name}: size once the window is full (day ${FULL_DAY})`, 'MiB', total(everyMove.full.bytes) / MIB, total(byDefault.full.bytes) / MIB),
+				row(`${measure.name}: size after day ${spec.days}`, 'MiB', total(everyMove.last.bytes) / MIB, total(byDefault.last.bytes) / MIB, target, total(everyMove.last.bytes) <= measure.target && total(byDefault.last.bytes) <= measure.target),
+				row(`${measure.name}: rates table / changes table after day ${spec.days}`, '', `${mib(everyMove.last.bytes.rates)} / ${mib(everyMove.last.bytes.changes)}`, `${mib(byDefault.last.bytes.rates)} / ${mib(byDefault.last.bytes.changes)}`),
+				row(`${measure.name}: largest day, once a shop is in and before its digest`, 'MiB', everyMove.peak / MIB, byDefault.peak / MIB, target, everyMove.peak <= measure.target && byDefault.peak <= measure.target),
+				row(`${measure.name}: bytes per stay after day ${spec.days}`, 'bytes', total(everyMove.last.bytes) / stays, total(byDefault.last.bytes) / stays),
+				row(`${measure.name}: most a table grew past its size once full`, '%', everyMove.growth * 100, byDefault.growth * 100, '≤ 10 %', everyMove.growth <= 0.1 && byDefault.growth <= 0.1),
+				row(`${measure.name}: alerts (missing, unexpected or twice; digests that differed)`, '', `${everyMove.alerts.toLocaleString('en-US')} (${everyMove.wrong}; ${everyMove.undigested})`, `${byDefault.alerts.toLocaleString('en-US')} (${byDefault.wrong}; ${byDefault.undigested})`, 'exact', everyMove.wrong + everyMove.undigested + byDefault.wrong + byDefault.undigested === 0),
 			);
 			if (measure.options.version === '2.8.4') {
-				const estimate = v1.last.estimateBytes ?? 0;
-				rows.push(row(`${measure.name}: the node's own estimate, which Digest reports on 2.8 (n8n lists no sizes)`, 'MiB', estimate / MIB, (v11.last.estimateBytes ?? 0) / MIB));
+				const estimate = everyMove.last.estimateBytes ?? 0;
+				rows.push(row(`${measure.name}: the node's own estimate, which Digest reports on 2.8 (n8n lists no sizes)`, 'MiB', estimate / MIB, (byDefault.last.estimateBytes ?? 0) / MIB));
 			}
 		}
 		for (const measure of MEASURES.slice(0, 2)) {
-			const single = await yearRun(measure, 1, set, spec.singleRecordDays, true);
+			const single = await yearRun(measure, 0, set, spec.singleRecordDays, true);
 			runs.push(single);
 			const summed = summary(single);
 			rows.push(
 				row(
-					`${measure.name}, one record per delivery (each alert its own execution), version 1, ${spec.singleRecordDays} days: largest day, before its digest / after it`,
+					`${measure.name}, one record per delivery (each alert its own execution), every move alerting, ${spec.singleRecordDays} days: largest day, before its digest / after it`,
 					'',
 					`${mib(summed.peak)} / ${mib(total(summed.last.bytes))}`,
 					null,
@@ -136,15 +137,15 @@ export async function rateChangesYear(spec: YearCase): Promise<BenchmarkResult> 
 		`${stays.toLocaleString('en-US')} stays (${set.hotels} hotels × ${set.websites} websites × ${set.roomTypes} room types × ${set.windowDays} check-in days), shopped every day for ${spec.days} days; each day 11.7 % of the stays move by 5 to 30 % (up or down; none within 0.2 of 10 %), the window moves on a day (one check-in day passes, one comes in), and a Digest runs after the shop. Deliveries of 500 records, 2 executions at once; Keep Changes at its default (14 days). Postgres: every table vacuumed after each day, as autovacuum would have by then.`,
 		`"Once the window is full": day ${FULL_DAY}, when the check-in window and Keep Changes are both full; from then on every day adds what it takes away. "Largest day": the size once a day's shop is in, before the digest packs its alerts.`,
 		`One record per delivery: every alert its own execution and changes entry, as a service posting one record a delivery gives them (the sandbox's default); the digest packs the day's entries into its own rows, so the largest day is the packed days plus one day of entries.`,
-		`Measured in-process (platform/engine/dailyShops.ts), ${runs.map((run) => `${run.measure} v${run.typeVersion}${run.perDelivery === 'one record' ? ' one record' : ''} ${run.minutes} min`).join(', ')}.`,
+		`Measured in-process (platform/engine/dailyShops.ts), ${runs.map((run) => `${run.measure} ${run.minChangePercent} %${run.perDelivery === 'one record' ? ' one record' : ''} ${run.minutes} min`).join(', ')}.`,
 	);
 	return {
 		id: '8',
 		title: `Rate Changes over a year: the one-hotel set's tables, day by day`,
 		setup: `A year of daily shops of ${stays.toLocaleString('en-US')} stays through Rate Changes in n8n's engine against the Data Tables stand-in, whose size models give what n8n measures; each table's size after every day.`,
-		packageSide: 'Rate Changes Detect Changes and Digest with their defaults',
-		builtInSide: 'the same at version 1.1',
-		columns: { package: 'Version 1 (any move alerts)', builtIn: 'Version 1.1 (moves of 10 % or more)' },
+		packageSide: 'Rate Changes Detect Changes with Change At Least (%) 0, and Digest, otherwise at their defaults',
+		builtInSide: 'the same with Change At Least (%) at its default, 10',
+		columns: { package: 'Change At Least 0 % (any move alerts)', builtIn: 'Change At Least 10 % (the default)' },
 		rows,
 		notes,
 		rounds: runs.map((run) => ({ ...run, days: run.days.filter((day) => day.day === 1 || day.day === FULL_DAY || day.day % 30 === 0 || day.day === run.days.length) })),

@@ -11,10 +11,7 @@ export class TravelPricingRateChanges implements INodeType {
 		name: 'travelPricingRateChanges',
 		icon: { light: 'file:rateChanges.svg', dark: 'file:rateChanges.dark.svg' },
 		group: ['transform'],
-		// 1.1: alerts on moves of 10 % and undercuts of 5 % by default, and Digest previews in test
-		// runs and tool calls; workflows saved with 1 keep what they had.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle:
 			'={{ {"detectChanges": "Detect changes", "digest": "Digest", "compareWithMyHotel": "Compare with my hotel", "checkParity": "Check parity", "rateCalendar": "Rate calendar", "suggestRates": "Suggest rates"}[$parameter["operation"]] }}',
 		description:

@@ -13,7 +13,7 @@ import { runNode, type NodeRunResult } from './engine';
  * year" benchmark both run it; docs/nodes/rate-changes-reference.md ("Size") quotes its figures.
  *
  * The change model: every day a share of the stays (11.7 % by default, what issue #28 measured)
- * moves by 5 to 30 %, up or down, never within 0.2 of 10 % so that version 1.1's threshold leaves no
+ * moves by 5 to 30 %, up or down, never within 0.2 of 10 % so that the default threshold leaves no
  * doubt which moves alert; the rest come back at the rate they had. Each day the window moves on
  * one check-in day: yesterday's first day has passed, and one new day comes in, seen for the first
  * time (no alert: Include First Seen is off by default).
@@ -39,8 +39,8 @@ export interface DailyShopsOptions {
 	days: number;
 	version?: ApiVersion;
 	database?: 'sqlite' | 'postgres';
-	/** Rate Changes' version: 1 alerts on any move, 1.1 on moves of 10 % or more (their defaults). */
-	typeVersion?: 1 | 1.1;
+	/** Detect Changes' Change At Least (%): 0 alerts on any move; the node's default (10) when not given. */
+	minChangePercent?: number;
 	/** The share of stays whose rate moves each day. */
 	movedShare?: number;
 	/** Records per delivery: each delivery is one execution, as the Rate Record Trigger starts them. */
@@ -203,8 +203,8 @@ export function alertTally(alerted: readonly string[], expected: ReadonlySet<str
 }
 
 export interface ShopSeriesOptions {
-	/** Rate Changes' version, whose default rule decides which moves alert: 1 any move, 1.1 moves of 10 % or more. */
-	typeVersion?: 1 | 1.1;
+	/** Detect Changes' Change At Least (%), which decides which moves alert: 0 any move, 10 (the default) moves of 10 % or more. */
+	minChangePercent?: number;
 	movedShare?: number;
 	spreadSeconds?: number;
 	/** The first day's shop, `YYYY-MM-DD`; its first check-in is the day after. */
@@ -276,8 +276,7 @@ export class ShopSeries {
 	) {}
 
 	next(): DayShop {
-		const { movedShare = 0.117, spreadSeconds = 0, typeVersion = 1.1 } = this.options;
-		const threshold = typeVersion === 1 ? 0 : 10;
+		const { movedShare = 0.117, spreadSeconds = 0, minChangePercent = 10 } = this.options;
 		const date = dayAfter(this.options.firstDay ?? '2027-01-01', this.day++);
 		const stays = staysOn(this.set, date);
 		const expected = new Set<string>();
@@ -290,7 +289,7 @@ export class ShopSeries {
 				const percent = moveOf(stay, date, previous.onsiteRate);
 				const onsiteRate = round2(previous.onsiteRate * (1 + percent / 100));
 				rate = { onsiteRate, taxAmount: taxApart(stay.websiteCode) ? round2(onsiteRate * 0.12) : 0 };
-				alerts = onsiteRate !== previous.onsiteRate && Math.abs(percent) >= threshold;
+				alerts = onsiteRate !== previous.onsiteRate && Math.abs(percent) >= minChangePercent;
 				if (alerts) expected.add(alertText({ ...stay, previousRate: previous.onsiteRate, rate: onsiteRate }));
 			}
 			this.rates.set(stay.key, rate);
@@ -327,20 +326,21 @@ function nodeEstimate(api: DataTablesApi): number | undefined {
 }
 
 export async function runDailyShops(options: DailyShopsOptions): Promise<DaySample[]> {
-	const { set, days, typeVersion = 1.1, movedShare = 0.117, perDelivery = 500, atOnce = 2, alertsAlone = false, spreadSeconds = 0 } = options;
+	const { set, days, minChangePercent, movedShare = 0.117, perDelivery = 500, atOnce = 2, alertsAlone = false, spreadSeconds = 0 } = options;
 	const database = options.database ?? 'sqlite';
 	const vacuumDaily = options.vacuumDaily ?? database === 'postgres';
 	const api = await startDataTablesApi({ version: options.version ?? '2.41.1', database, maxSizeBytes: 2 ** 40, settleMs: 5 });
 	const credentials = { travelPricingN8nApi: { baseUrl: api.baseUrl, apiKey: api.apiKey } };
 	const detectOptions: INodeParameters = options.keepChangesDays === undefined ? {} : { keepChangesDays: options.keepChangesDays };
+	const detectRule: INodeParameters = minChangePercent === undefined ? {} : { minChangePercent };
 	// Numbered as n8n numbers executions: the node's tokens, kept in its rows, are as long as in n8n's.
 	let executionIds = 0;
 	const run = async (parameters: INodeParameters, items: IDataObject[], workflowId: string): Promise<NodeRunResult> => {
-		const result = await runNode({ nodeType: 'travelPricingRateChanges', parameters, items, credentials, typeVersion, mode: 'trigger', workflowId, credentialId: 'daily-shops', executionId: String(++executionIds) });
+		const result = await runNode({ nodeType: 'travelPricingRateChanges', parameters, items, credentials, mode: 'trigger', workflowId, credentialId: 'daily-shops', executionId: String(++executionIds) });
 		if (result.error) throw new Error(`Rate Changes failed: ${result.error.message}`);
 		return result;
 	};
-	const series = new ShopSeries(set, { typeVersion, movedShare, spreadSeconds, firstDay: options.firstDay });
+	const series = new ShopSeries(set, { minChangePercent, movedShare, spreadSeconds, firstDay: options.firstDay });
 	const samples: DaySample[] = [];
 	try {
 		for (let day = 0; day < days; day++) {
@@ -350,7 +350,7 @@ export async function runDailyShops(options: DailyShopsOptions): Promise<DaySamp
 				? [...records.filter((entry) => entry.alerts).map((entry) => [entry.record]), ...chunked(records.filter((entry) => !entry.alerts).map((entry) => entry.record), perDelivery)]
 				: chunked(records.map((entry) => entry.record), perDelivery);
 			const results = await runPool(
-				deliveries.map((delivery) => async () => await run({ operation: 'detectChanges', options: detectOptions }, delivery, 'daily-shops-detect')),
+				deliveries.map((delivery) => async () => await run({ operation: 'detectChanges', ...detectRule, options: detectOptions }, delivery, 'daily-shops-detect')),
 				atOnce,
 			);
 			await api.settled();

@@ -90,7 +90,7 @@ async function postedRecords(sandbox: Sandbox): Promise<IDataObject[]> {
 }
 
 /** Rate Changes' items, run in the engine against the stand-in for n8n's Data Tables API, one execution per shop run. */
-async function rateChangesOutput(api: DataTablesApi, runs: readonly IDataObject[][], parameters: IDataObject, typeVersion: number): Promise<IDataObject[]> {
+async function rateChangesOutput(api: DataTablesApi, runs: readonly IDataObject[][], parameters: IDataObject): Promise<IDataObject[]> {
 	const output: IDataObject[] = [];
 	for (const records of runs) {
 		const result = await runNode({
@@ -99,7 +99,6 @@ async function rateChangesOutput(api: DataTablesApi, runs: readonly IDataObject[
 			items: records,
 			credentials: { travelPricingN8nApi: { baseUrl: api.baseUrl, apiKey: api.apiKey } },
 			mode: 'trigger',
-			typeVersion,
 		});
 		if (result.error) throw new Error(`Rate Changes failed: ${result.error.message}`);
 		output.push(...result.items.map((item) => item.json));
@@ -131,8 +130,8 @@ async function changeRuns(sandbox: Sandbox): Promise<IDataObject[][]> {
 
 const EVERY_CHANGE = { operation: 'detectChanges', includeFirstSeen: true, minChangePercent: 0, options: {} };
 
-async function detectedChanges(api: DataTablesApi, sandbox: Sandbox, typeVersion: number): Promise<IDataObject[]> {
-	const output = await rateChangesOutput(api, await changeRuns(sandbox), EVERY_CHANGE, typeVersion);
+async function detectedChanges(api: DataTablesApi, sandbox: Sandbox): Promise<IDataObject[]> {
+	const output = await rateChangesOutput(api, await changeRuns(sandbox), EVERY_CHANGE);
 	// A field is typed by its values that are not null: a change type missing here would leave the
 	// fields only it fills (rate when sold out, change when up or down) out of the schema.
 	const missing = CHANGE_TYPES.filter((type) => !output.some((item) => item.changeType === type));
@@ -196,12 +195,12 @@ async function marketRuns(sandbox: Sandbox): Promise<{ myHotelCode: number; runs
 }
 
 /** Compare With My Hotel as a position feed (Alert On: Always), on the same website and across all, over both runs. */
-async function comparedWithMyHotel(sandbox: Sandbox, typeVersion: number): Promise<IDataObject[]> {
+async function comparedWithMyHotel(sandbox: Sandbox): Promise<IDataObject[]> {
 	const { myHotelCode, runs } = await marketRuns(sandbox);
 	const output: IDataObject[] = [];
 	for (const compareOn of ['sameWebsite', 'allWebsites']) {
 		const parameters = { operation: 'compareWithMyHotel', myHotelCode: String(myHotelCode), compareOn, compareAlertOn: 'always', options: {} };
-		output.push(...(await withStandIn(async (api) => await rateChangesOutput(api, runs, parameters, typeVersion))));
+		output.push(...(await withStandIn(async (api) => await rateChangesOutput(api, runs, parameters))));
 	}
 	return output;
 }
@@ -211,9 +210,9 @@ function parityParameters(myHotelCode: number): IDataObject {
 }
 
 /** Check Parity of my hotel against website 2 with the default tolerance (1 %), alerting on losses, over both runs. */
-async function checkedParity(sandbox: Sandbox, typeVersion: number): Promise<IDataObject[]> {
+async function checkedParity(sandbox: Sandbox): Promise<IDataObject[]> {
 	const { myHotelCode, runs } = await marketRuns(sandbox);
-	return await withStandIn(async (api) => await rateChangesOutput(api, runs, parityParameters(myHotelCode), typeVersion));
+	return await withStandIn(async (api) => await rateChangesOutput(api, runs, parityParameters(myHotelCode)));
 }
 
 /**
@@ -221,18 +220,18 @@ async function checkedParity(sandbox: Sandbox, typeVersion: number): Promise<IDa
  * and rank changes, Check Parity's losses, in one changes table. Every grouping (Group By is no
  * part of the path n8n reads the schema from), as previews, so each lists all of them.
  */
-async function digests(sandbox: Sandbox, typeVersion: number): Promise<IDataObject[]> {
+async function digests(sandbox: Sandbox): Promise<IDataObject[]> {
 	const { myHotelCode, runs } = await marketRuns(sandbox);
 	return await withStandIn(async (api) => {
-		await detectedChanges(api, sandbox, typeVersion);
+		await detectedChanges(api, sandbox);
 		for (const compareAlertOn of ['undercut', 'rankChanged']) {
-			await rateChangesOutput(api, runs, { operation: 'compareWithMyHotel', myHotelCode: String(myHotelCode), compareAlertOn, undercutPercent: 0, positionsTable: `positions_${compareAlertOn}`, options: {} }, typeVersion);
+			await rateChangesOutput(api, runs, { operation: 'compareWithMyHotel', myHotelCode: String(myHotelCode), compareAlertOn, undercutPercent: 0, positionsTable: `positions_${compareAlertOn}`, options: {} });
 		}
-		await rateChangesOutput(api, runs, parityParameters(myHotelCode), typeVersion);
+		await rateChangesOutput(api, runs, parityParameters(myHotelCode));
 		const output = (
 			await Promise.all(
 				(['shop', 'hotel', 'hotelDay'] as const).map(
-					async (groupBy) => await rateChangesOutput(api, [[{}]], { operation: 'digest', groupBy, markReported: 'never', options: {} }, typeVersion),
+					async (groupBy) => await rateChangesOutput(api, [[{}]], { operation: 'digest', groupBy, markReported: 'never', options: {} }),
 				),
 			)
 		).flat();
@@ -255,7 +254,7 @@ const DECEMBER = { fromDate: '2026-12-02', toDate: '2026-12-31' };
  * arrows; both outputs (each date and the summary). On a sandbox of its own whose clock stands at
  * 1 December 2026, so the demand shop covers the window whatever day the schemas are written.
  */
-async function calendarOutput(parameters: IDataObject, typeVersion: number): Promise<IDataObject[]> {
+async function calendarOutput(parameters: IDataObject): Promise<IDataObject[]> {
 	const sandbox = await startSandbox({ port: 0, speed: 0, clock: '2026-12-01T06:00:00Z' });
 	try {
 		await registerDiscardWebhook(sandbox);
@@ -283,8 +282,8 @@ async function calendarOutput(parameters: IDataObject, typeVersion: number): Pro
 			const calendar = { myHotelCode: String(CALENDAR_HOTEL), nights, window: 'range', ...DECEMBER, serviceData: ['events', 'demand'], demandShopId: '1001', calendarOutput: 'both', ...parameters };
 			const output: IDataObject[] = [];
 			for (const [morning, shop] of [first, second].entries()) {
-				await rateChangesOutput(api, [shop.records], { operation: 'detectChanges', options: {} }, typeVersion);
-				const result = await runNode({ nodeType: 'travelPricingRateChanges', parameters: calendar as never, items: [{ morning }], credentials, mode: 'trigger', typeVersion });
+				await rateChangesOutput(api, [shop.records], { operation: 'detectChanges', options: {} });
+				const result = await runNode({ nodeType: 'travelPricingRateChanges', parameters: calendar as never, items: [{ morning }], credentials, mode: 'trigger' });
 				if (result.error) throw new Error(`Rate Changes failed: ${result.error.message}`);
 				output.push(...result.items.map((item) => item.json));
 			}
@@ -308,20 +307,18 @@ const SUGGESTION_RULES = {
 	options: { minCompetitors: 2 },
 };
 
-/** Rate Changes' schema cases, one per operation and version: both versions put out the same fields. */
+/** Rate Changes' schema cases, one per operation. */
 function rateChangesCases(): SchemaCase[] {
-	return [1, 1.1].flatMap((typeVersion) => {
-		const folder = `RateChanges/__schema__/v${typeVersion === 1 ? '1.0.0' : '1.1.0'}`;
-		return [
-			// The record with its change, as Detect Changes puts out an alert.
-			{ file: `${folder}/detectChanges.json`, output: async (sandbox: Sandbox) => await withStandIn(async (api) => await detectedChanges(api, sandbox, typeVersion)) },
-			{ file: `${folder}/compareWithMyHotel.json`, output: async (sandbox: Sandbox) => filled('Compare With My Hotel', await comparedWithMyHotel(sandbox, typeVersion)) },
-			{ file: `${folder}/checkParity.json`, output: async (sandbox: Sandbox) => filled('Check Parity', await checkedParity(sandbox, typeVersion)) },
-			{ file: `${folder}/digest.json`, output: async (sandbox: Sandbox) => await digests(sandbox, typeVersion) },
-			{ file: `${folder}/rateCalendar.json`, output: async () => await calendarOutput({ operation: 'rateCalendar', options: {} }, typeVersion) },
-			{ file: `${folder}/suggestRates.json`, output: async () => await calendarOutput(SUGGESTION_RULES, typeVersion) },
-		];
-	});
+	const folder = 'RateChanges/__schema__/v1.0.0';
+	return [
+		// The record with its change, as Detect Changes puts out an alert.
+		{ file: `${folder}/detectChanges.json`, output: async (sandbox: Sandbox) => await withStandIn(async (api) => await detectedChanges(api, sandbox)) },
+		{ file: `${folder}/compareWithMyHotel.json`, output: async (sandbox: Sandbox) => filled('Compare With My Hotel', await comparedWithMyHotel(sandbox)) },
+		{ file: `${folder}/checkParity.json`, output: async (sandbox: Sandbox) => filled('Check Parity', await checkedParity(sandbox)) },
+		{ file: `${folder}/digest.json`, output: async (sandbox: Sandbox) => await digests(sandbox) },
+		{ file: `${folder}/rateCalendar.json`, output: async () => await calendarOutput({ operation: 'rateCalendar', options: {} }) },
+		{ file: `${folder}/suggestRates.json`, output: async () => await calendarOutput(SUGGESTION_RULES) },
+	];
 }
 
 export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [

@@ -348,7 +348,7 @@ export const DEMO_SHOPS = {
 	calendarNextDay: { shopId: 1, repeatRun: 'latest', perDelivery: 60, changes: { seed: 7, drift: 0.5, changed: 0.1 } },
 };
 
-/** The default Rate Changes rules (node version 1.1) the steps promise. */
+/** Rate Changes' default rules, which the steps promise. */
 const CHANGE_AT_LEAST_PERCENT = 10;
 const UNDERCUT_AT_LEAST_PERCENT = 5;
 

@@ -395,8 +395,8 @@ const patch = async (side: Side, tableId: string, body: unknown): Promise<void> 
 	if (answer.status !== 200) throw new Error(`Update answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 };
 
-/** Rate Changes 1.0's one row per stay (its tables are kept, renamed, when 1.1 takes them over). */
-const STAY_COLUMNS_1_0 = [
+/** One row per stay: many narrow rows, beside the month rows below. */
+const STAY_COLUMNS = [
 	{ name: 'stayKey', type: 'string' },
 	{ name: 'hotelCode', type: 'number' },
 	{ name: 'hotelName', type: 'string' },
@@ -433,9 +433,9 @@ function monthRow(n: number, version = 0): Record<string, unknown> {
 }
 
 const SIZE_TABLES: Record<string, ReadonlyArray<{ name: string; type: string }>> = {
-	size_rates: [...STAY_COLUMNS_1_0, number('onsiteRate'), number('netRate'), number('totalRate'), string('dtCollected')],
+	size_rates: [...STAY_COLUMNS, number('onsiteRate'), number('netRate'), number('totalRate'), string('dtCollected')],
 	size_changes: [
-		...STAY_COLUMNS_1_0,
+		...STAY_COLUMNS,
 		...['rateField', 'changeType'].map(string),
 		...['previousRate', 'rate', 'change', 'changePercent'].map(number),
 		...['previousCollected', 'comparedWith'].map(string),

@@ -54,7 +54,7 @@ const WRITE_FAULTS: WriteFaults = {
 	seed: 27,
 };
 
-/** Compare With My Hotel's Undercut At Least (%), Check Parity's tolerance and reference in version 1.1, which the examples keep. */
+/** Compare With My Hotel's Undercut At Least (%) at its default, Check Parity's tolerance and reference as the examples set them. */
 const UNDERCUT_AT_LEAST_PERCENT = 5;
 const PARITY = { referenceWebsite: 4, tolerancePercent: 1 };
 const MY_HOTEL = DEMO_SHOPS.today.market.myHotelCode;

@@ -2,11 +2,11 @@ import type { ExpectedChange } from '../../platform/sandbox';
 
 /**
  * What Detect Changes must alert of the changes the sandbox made: the examples' rule (Rate
- * Changes 1.1's defaults: a move of 10 % or more, sold out, back on sale), and one identity for a
+ * Changes' defaults: a move of 10 % or more, sold out, back on sale), and one identity for a
  * change as the sandbox expects it, as the node puts it out and as the digest lists it.
  */
 
-/** Detect Changes' Change At Least (%) in version 1.1, which the examples keep. */
+/** Detect Changes' Change At Least (%) at its default, which the examples keep. */
 export const CHANGE_AT_LEAST_PERCENT = 10;
 
 export function changeIdentity(change: Record<string, unknown> | ExpectedChange): string {

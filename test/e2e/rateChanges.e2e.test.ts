@@ -19,7 +19,7 @@ import { changeIdentity, passesRule } from './rateChangeAlerts';
  * The "Rate change alerts" and "Rate change digest" examples in a real n8n against the sandbox:
  * the sandbox runs one shop, then runs it again with a known share of its rates changed, sold
  * out or back on sale, and the alerts and the digest must be exactly those changes that pass the
- * example's rule (Rate Changes 1.1's defaults: a move of 10 % or more, sold out, back on sale),
+ * example's rule (Rate Changes' defaults: a move of 10 % or more, sold out, back on sale),
  * each reported once. Every record is its own POST, twenty at once, so overlapping executions on
  * the same month rows are part of every run.
  */

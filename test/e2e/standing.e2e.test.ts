@@ -53,7 +53,7 @@ const REFERENCE_WEBSITE = 4;
 const OTHER_WEBSITE = 5;
 /** Its records say EUR: never compared with my GBP rates. */
 const OTHER_CURRENCY_HOTEL = 100008;
-/** Compare With My Hotel's Undercut At Least (%) in version 1.1, which the example keeps. */
+/** Compare With My Hotel's Undercut At Least (%) at its default, which the example keeps. */
 const UNDERCUT_PERCENT = 5;
 const TOLERANCE_PERCENT = 1;
 

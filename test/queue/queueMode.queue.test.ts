@@ -102,7 +102,8 @@ function triggerWithRateChanges(): WorkflowSeed {
 				type: 'n8n-nodes-travel-pricing.travelPricingRateChanges',
 				typeVersion: 1,
 				position: [220, 0],
-				parameters: { operation: 'detectChanges' },
+				// Every move alerts, so the alerts are exactly the sandbox's changes (5 to 30 %).
+				parameters: { operation: 'detectChanges', minChangePercent: 0 },
 				credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL },
 			},
 		],

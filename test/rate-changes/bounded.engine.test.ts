@@ -30,7 +30,7 @@ function describeYear(name: string, options: Pick<DailyShopsOptions, 'database' 
 		let days: DaySample[];
 
 		beforeAll(async () => {
-			days = await runDailyShops({ set: SET, days: DAYS, typeVersion: 1, perDelivery: 240, ...options });
+			days = await runDailyShops({ set: SET, days: DAYS, minChangePercent: 0, perDelivery: 240, ...options });
 		}, 600_000);
 
 		it('alerts every move once, every day, and every morning digest lists the day\'s alerts', () => {

@@ -24,7 +24,7 @@ function secondRate(stay: Parameters<typeof baseRate>[0], index: number): number
 	return rate;
 }
 
-/** The alerts the second shop must give at version 1.1's defaults: moves of 10 % or more, sold out, back on sale. */
+/** The alerts the second shop must give at the defaults: moves of 10 % or more, sold out, back on sale. */
 function expectedAlerts(): string[] {
 	return stays
 		.flatMap((stay, index) => {
@@ -87,9 +87,9 @@ describe('a later shop alerts exactly what moved since the last one, once', () =
 		expect(new Set(firstSeen).size).toBe(stays.length);
 	});
 
-	it('alerts on any move at version 1, whose defaults saved workflows keep', async () => {
+	it('alerts on any move with Change At Least (%) at 0', async () => {
 		await deliver(shopOf(stays, FIRST, baseRate), 56);
-		const result = await runRateChanges(api, DETECT, shopOf(stays, SECOND, secondRate), { typeVersion: 1 });
+		const result = await runRateChanges(api, { ...DETECT, minChangePercent: 0 }, shopOf(stays, SECOND, secondRate));
 		const moved = stays.filter((stay, index) => secondRate(stay, index) !== baseRate(stay, index));
 		expect(result.items).toHaveLength(moved.length);
 	});

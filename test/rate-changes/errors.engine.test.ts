@@ -81,7 +81,7 @@ describe('an API key n8n refuses names the credential field to fix, and never sh
 		try {
 			const result = await runRateChanges(scoped, DETECT, [valid(2)]);
 			expect(result.error?.message).toBe('The n8n API key may not do this (POST /data-tables)');
-			expect(result.error?.description).toContain('dataTable:create, dataTable:update, dataTableRow:read, dataTableRow:create, dataTableRow:update, dataTableRow:delete');
+			expect(result.error?.description).toContain('dataTable:create, dataTableRow:read, dataTableRow:create, dataTableRow:update, dataTableRow:delete');
 			expect(JSON.stringify(result.run.data.resultData)).not.toContain(scoped.apiKey);
 		} finally {
 			await scoped.settled();

@@ -26,7 +26,7 @@ import type { RateField } from '../rules/observation';
 import { allOf, DataTables, eq } from '../storage/dataTables';
 import { MonthRows } from '../storage/monthRows';
 import { readStayMonth, storedStays, type StayMonth } from '../storage/stayMonths';
-import { openTable, ratesTable } from '../storage/tables';
+import { ratesTable } from '../storage/tables';
 
 import { CALENDAR_OPERATIONS, codeField, collectionOption, numberField, optionField, ratesTableField, showFor, textField } from './fields';
 
@@ -364,8 +364,7 @@ export interface CalendarFacts {
 /** Read in one go per month of the window: my hotel and every competitor share a month's rows. */
 async function readStayMonths(context: IExecuteFunctions, source: CalendarSource): Promise<StayMonth[]> {
 	const api = new DataTables(context, new RequestLimiter(4));
-	const opened = await openTable(api, ratesTable(source.ratesTable));
-	const rows = new MonthRows(api, opened.table);
+	const rows = new MonthRows(api, await api.ensureTable(ratesTable(source.ratesTable)));
 	const months = [...new Set(source.dates.map((date) => date.slice(0, 7)))];
 	const read = await Promise.all(
 		months.map(async (month) => {

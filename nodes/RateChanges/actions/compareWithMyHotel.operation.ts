@@ -7,7 +7,7 @@ import type { RateField } from '../rules/observation';
 import { compareAlerts, compareItem, type CompareStanding } from '../rules/standing';
 
 import { rateFieldField } from './detectChanges.operation';
-import { codeField, FIRST_VERSION, LATEST_VERSIONS, numberField, optionField, positionsTableField, readSettings, recordSettings, showFor, textField } from './fields';
+import { codeField, numberField, optionField, positionsTableField, readSettings, recordSettings, showFor, textField } from './fields';
 import { readRecords } from './records';
 import { runStanding, type StandingKind, type StandingSettings } from './standing';
 
@@ -57,18 +57,15 @@ const alertOn: INodeProperties = {
 	description: 'Which stay-nights come out',
 };
 
-/** Whatever Alert On says: the items' `undercut` follows these too. */
-const showForUndercut = (versions: number[]) => showFor(['compareWithMyHotel'], { '@version': versions });
-
 const undercutPercent: INodeProperties = {
 	displayName: 'Undercut At Least (%)',
 	name: 'undercutPercent',
 	type: 'number',
 	typeOptions: { minValue: 0, numberPrecision: 2 },
 	// 5 %: a competitor a few cents below is noise in a digest; rate tools alert on a competitor
-	// below you by a set share, 5 % being the usual first setting (version 1: 0, any amount).
+	// below you by a set share, 5 % being the usual first setting.
 	default: 5,
-	displayOptions: showForUndercut(LATEST_VERSIONS),
+	displayOptions: show,
 	description: "How far below your rate, as a percentage of it, the cheapest competitor must be for an undercut (the alert with Alert On: Undercut, and every item's undercut field). 0: any amount below.",
 };
 
@@ -86,7 +83,6 @@ export const properties: INodeProperties[] = [
 	myHotelCode,
 	compareOn,
 	alertOn,
-	{ ...undercutPercent, default: 0, displayOptions: showForUndercut(FIRST_VERSION) },
 	undercutPercent,
 	undercutAmount,
 	positionsTableField,

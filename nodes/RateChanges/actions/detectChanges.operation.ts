@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { JournalAlert } from '../storage/journal';
-import { legacyStays } from '../storage/legacy';
-import type { StoredRow } from '../storage/monthRows';
+import type { MonthRows, StoredRow } from '../storage/monthRows';
 import type { MonthPlan } from '../storage/rounds';
 import { writeInRounds } from '../storage/rounds';
 import {
@@ -19,7 +18,7 @@ import {
 import { openMonthRows, ratesTable } from '../storage/tables';
 import { compareWithStored, meetsRule, type ChangeRule, type Observation, type RateChange, type RateField } from '../rules/observation';
 
-import { booleanField, FIRST_VERSION, LATEST_VERSIONS, numberField, optionField, readSettings, recordSettings, showFor, type RecordSettings } from './fields';
+import { booleanField, numberField, optionField, readSettings, recordSettings, showFor, type RecordSettings } from './fields';
 import { byIdentity, readRecords, stayIdentity, withRecordStore, type ObservedItem, type RecordOperation } from './records';
 
 /**
@@ -48,9 +47,9 @@ const minChangePercent: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, numberPrecision: 2 },
 	// 10 %: the move Infor's rate shopping calls a market change, so a first digest lists the moves
-	// a revenue manager acts on and leaves the daily noise in the rates table (version 1: 0, any move).
+	// a revenue manager acts on and leaves the daily noise in the rates table.
 	default: 10,
-	displayOptions: showFor(['detectChanges'], { '@version': LATEST_VERSIONS }),
+	displayOptions: show,
 	description: 'Alert only on moves of at least this percentage of the previous rate. 0 alerts on any move.',
 };
 
@@ -97,7 +96,6 @@ const includeFirstSeen: INodeProperties = {
 };
 
 export const properties: INodeProperties[] = [
-	{ ...minChangePercent, default: 0, displayOptions: showFor(['detectChanges'], { '@version': FIRST_VERSION }) },
 	minChangePercent,
 	minChangeAmount,
 	direction,
@@ -139,7 +137,7 @@ function detecting(context: IExecuteFunctions, detect: DetectSettings): RecordOp
 		recordKeys: (records) => new Set(records.newest.map(({ observation }) => stayIdentity(observation))),
 		run: async (store, records, tidy) => {
 			const rates = await openMonthRows(store, ratesTable(detect.ratesTable));
-			await tidy([{ rows: rates.rows, legacy: rates.legacy, legacyDay: 'checkIn' }]);
+			await tidy([rates]);
 			const { alerts, contested } = await storeNewest(context, store, rates, detect, records.newest);
 			return {
 				alerts,
@@ -166,7 +164,7 @@ function changeFields(alert: JournalAlert): RateChange {
 async function storeNewest(
 	context: IExecuteFunctions,
 	store: Parameters<typeof writeInRounds>[1],
-	rates: Awaited<ReturnType<typeof openMonthRows>>,
+	rates: MonthRows,
 	detect: DetectSettings,
 	newest: readonly ObservedItem[],
 ): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
@@ -176,16 +174,14 @@ async function storeNewest(
 		byMonth.set(key, [...(byMonth.get(key) ?? []), observation]);
 	}
 	const keys = [...byMonth.keys()];
-	const stored = await rates.rows.read(keys);
-	const startOf = async (key: string, row: StoredRow | undefined): Promise<StayMonth> => {
+	const stored = await rates.read(keys);
+	const startOf = (key: string, row: StoredRow | undefined): StayMonth => {
 		if (row) return readStayMonth(row);
 		const first = (byMonth.get(key) as Observation[])[0];
-		const empty = emptyStayMonth(stayMonthOf(first), first);
-		if (!rates.legacy) return empty;
-		return await legacyStays(store.api, rates.legacy, empty);
+		return emptyStayMonth(stayMonthOf(first), first);
 	};
-	const plan = async (key: string, row: StoredRow | undefined): Promise<MonthPlan> => {
-		let month = await startOf(key, row);
+	const plan = (key: string, row: StoredRow | undefined): MonthPlan => {
+		let month = startOf(key, row);
 		const alerts: JournalAlert[] = [];
 		let moved = false;
 		for (const observation of byMonth.get(key) as Observation[]) {
@@ -200,7 +196,7 @@ async function storeNewest(
 		}
 		return { key, alerts, data: moved ? stayMonthRow(withoutPastDays(month)) : undefined };
 	};
-	const result = await writeInRounds(context, store, rates.rows, 'detectChanges', stored, keys, plan);
+	const result = await writeInRounds(context, store, rates, 'detectChanges', stored, keys, plan);
 	const contested = new Set(result.contested);
 	return { alerts: result.alerts, contested: newest.filter(({ observation }) => contested.has(stayMonthKey(stayMonthOf(observation)))) };
 }

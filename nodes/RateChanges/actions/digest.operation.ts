@@ -11,11 +11,10 @@ import { DataTablesFullError } from '../storage/dataTables';
 import { fullness, fullnessLine, type Fullness } from '../storage/fullness';
 import { readEstimate } from '../storage/housekeeping';
 import { newToken, type Entry } from '../storage/journal';
-import { claimLegacyChanges, legacyChanges } from '../storage/legacy';
 import { resolveOrphans } from '../storage/orphans';
 import { openJournal, type Store } from '../storage/tables';
 
-import { changesTableField, FIRST_VERSION, LATEST_VERSIONS, optionField, optionsOf, readSettings, showFor, textField } from './fields';
+import { changesTableField, optionField, optionsOf, readSettings, showFor, textField } from './fields';
 
 /**
  * Digest: every alert no digest has reported yet, claimed at once, summed up in one item per shop,
@@ -65,8 +64,9 @@ const markReported: INodeProperties = {
 	name: 'markReported',
 	type: 'options',
 	// A test run in the editor, or an AI agent calling the node as a tool, previews: the morning
-	// digest still gets every change (version 1 marks them in every run).
+	// digest still gets every change.
 	default: 'production',
+	displayOptions: show,
 	options: [
 		{
 			name: 'In Production Runs Only',
@@ -101,8 +101,7 @@ const optionsField: INodeProperties = {
 
 export const properties: INodeProperties[] = [
 	groupBy,
-	{ ...markReported, default: 'always', displayOptions: showFor(['digest'], { '@version': FIRST_VERSION }) },
-	{ ...markReported, displayOptions: showFor(['digest'], { '@version': LATEST_VERSIONS }) },
+	markReported,
 	optionsField,
 ];
 
@@ -161,8 +160,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 async function reportedBefore(store: Store, digestId: string): Promise<Reported> {
 	const entries = await store.journal.reported(digestId);
-	const legacy = store.legacyChanges ? await legacyChanges(store.api, store.legacyChanges, digestId) : [];
-	return { digestId, changes: [...entries.flatMap((entry) => entry.alerts), ...legacy], entries, marked: true };
+	return { digestId, changes: entries.flatMap((entry) => entry.alerts), entries, marked: true };
 }
 
 /** A UUID-shaped ID from a text: the same text, the same ID. */
@@ -195,11 +193,9 @@ async function report(context: IExecuteFunctions, store: Store, preview: boolean
 	await resolveOrphans(store, { retry: false, token: newToken(context) }).catch((error: unknown) => {
 		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
 	});
-	const legacy = store.legacyChanges;
 	const unmarked = async (refusal?: string): Promise<Reported> => {
 		const entries = await store.journal.unreported();
-		const old = legacy ? await legacyChanges(store.api, legacy, null) : [];
-		return { digestId: randomUUID(), changes: [...entries.flatMap((entry) => entry.alerts), ...old], entries, marked: false, refusal };
+		return { digestId: randomUUID(), changes: entries.flatMap((entry) => entry.alerts), entries, marked: false, refusal };
 	};
 	if (preview) return await unmarked();
 	try {
@@ -208,8 +204,7 @@ async function report(context: IExecuteFunctions, store: Store, preview: boolean
 		const claimed = await store.journal.claim(digestId, reportedAt);
 		const entries = [...claimedBefore, ...claimed.filter((entry) => !claimedBefore.some((before) => before.id === entry.id))];
 		await packClaimed(store, digestId, reportedAt, entries);
-		const old = legacy ? await claimLegacyChanges(store.api, legacy, digestId, reportedAt) : [];
-		return { digestId, changes: [...entries.flatMap((entry) => entry.alerts), ...old], entries, marked: true };
+		return { digestId, changes: entries.flatMap((entry) => entry.alerts), entries, marked: true };
 	} catch (error) {
 		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
 		return await unmarked(error.message);

@@ -30,10 +30,6 @@ export function showFor(operations: readonly string[], extra: IDisplayOptions['s
 	return { show: { operation: [...operations], ...extra } };
 }
 
-/** The node versions a default belongs to: 1 (saved workflows keep what they had), and every later one. */
-export const FIRST_VERSION = [1];
-export const LATEST_VERSIONS = [1.1];
-
 export const ratesTableField: INodeProperties = {
 	displayName: 'Rates Table',
 	name: 'ratesTable',

@@ -18,7 +18,7 @@ import { MonthRows, type StoredRow } from '../storage/monthRows';
 import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionMonth } from '../storage/positionMonths';
 import { MAX_ROUNDS } from '../storage/rounds';
 import { dayOf } from '../storage/stayMonths';
-import { openTable, positionsTable } from '../storage/tables';
+import { positionsTable } from '../storage/tables';
 
 import { calendarSource, currencyOption, dateOrderOption, rateFieldOption, readCalendarFacts, type CalendarFacts, type CalendarSource } from './calendarSource';
 import { booleanOption, optionField, optionsOf, positionsTableField, readSettings, showFor, textField } from './fields';
@@ -200,10 +200,10 @@ class CalendarMemory {
 
 	static async open(context: IExecuteFunctions, calendar: CalendarSettings): Promise<CalendarMemory> {
 		const api = new DataTables(context, new RequestLimiter(4));
-		const opened = await openTable(api, positionsTable(calendar.positionsTable));
+		const table = await api.ensureTable(positionsTable(calendar.positionsTable));
 		const { myHotelCode, website, compSet, los, guests, dates } = calendar.source;
 		const keys = new Map(dates.map((date) => date.slice(0, 7)).map((month) => [month, calendarMonthKey({ name: calendar.name, myHotelCode, website, compSet, los, guests, month })]));
-		return new CalendarMemory(new MonthRows(api, opened.table), keys, calendar);
+		return new CalendarMemory(new MonthRows(api, table), keys, calendar);
 	}
 
 	async read(): Promise<Map<string, StoredRow>> {

@@ -2,12 +2,13 @@ import { sleep, type IExecuteFunctions, type INodeExecutionData, type NodeApiErr
 
 import { requestLimiter, type Settled } from '../../shared/concurrency';
 import { checkItems, failedItem } from '../../shared/itemOutcomes';
-import { keepTidy, type TidyTable } from '../storage/housekeeping';
+import { keepTidy } from '../storage/housekeeping';
 import { newToken, type JournalAlert } from '../storage/journal';
 import { confirmOrphans, findOrphans } from '../storage/orphans';
+import type { MonthRows } from '../storage/monthRows';
 import { PassQueue, type Staged } from '../storage/queue';
 import type { TableSpec } from '../storage/dataTables';
-import { openJournal, openTable, queueTable, type Store } from '../storage/tables';
+import { openJournal, queueTable, type Store } from '../storage/tables';
 import { newestPerStay, readObservation, type Observation, type RateField } from '../rules/observation';
 
 import type { RecordSettings } from './fields';
@@ -86,7 +87,7 @@ export interface RecordOperation {
 	/** The tables its writes go to: opened (and checked) before anything is staged or written. */
 	tables: TableSpec[];
 	/** The operation's writes for one batch of records (the execution's own, or staged ones). */
-	run: (store: Store, records: Records, tidy: (tables: readonly TidyTable[]) => Promise<void>) => Promise<RecordRun>;
+	run: (store: Store, records: Records, tidy: (tables: readonly MonthRows[]) => Promise<void>) => Promise<RecordRun>;
 }
 
 /** An alert's identity among an execution's records: the stay and the collection time of its record. */
@@ -123,7 +124,7 @@ export async function withRecordStore(context: IExecuteFunctions, settings: Reco
 	const store = await openJournal(context, limiter, settings.changesTable);
 	const retry = context.getMode() === 'retry';
 	// A table without the node's columns stops the execution here, before anything is written.
-	for (const table of operation.tables) await openTable(store.api, table);
+	for (const table of operation.tables) await store.api.ensureTable(table);
 	const queue = await openQueue(context, store, settings.changesTable, operation.name);
 	const jsonOf = (batch: Records, observed: readonly ObservedItem[]) => observed.map(({ itemIndex }) => batch.items[itemIndex].json);
 	// A delivery of a few records (the service posts one a POST) is staged before the lease is looked

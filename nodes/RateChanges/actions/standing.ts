@@ -4,13 +4,11 @@ import type { ReportedChange } from '../rules/alert';
 import { latestByStay, type Observation, type RateField } from '../rules/observation';
 import type { RowFilter } from '../storage/dataTables';
 import type { JournalAlert } from '../storage/journal';
-import { legacyPositions } from '../storage/legacy';
 import type { DayCell } from '../storage/monthCells';
 import type { MonthRows, StoredRow } from '../storage/monthRows';
 import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind, type PositionMonth } from '../storage/positionMonths';
 import { writeInRounds, type MonthPlan } from '../storage/rounds';
 import { dayOf, readStayMonth, storedStays } from '../storage/stayMonths';
-import type { TidyTable } from '../storage/housekeeping';
 import { openMonthRows, positionsTable, ratesTable, type Store } from '../storage/tables';
 
 import type { RecordSettings } from './fields';
@@ -220,12 +218,12 @@ async function standOnce<TStanding>(
 	kind: StandingKind<TStanding>,
 	store: Store,
 	groups: readonly Group[],
-	tidy: (tables: readonly TidyTable[]) => Promise<void>,
+	tidy: (tables: readonly MonthRows[]) => Promise<void>,
 ): Promise<RecordRun> {
 	const rates = await openMonthRows(store, ratesTable(settings.ratesTable));
 	const positions = await openMonthRows(store, positionsTable(settings.positionsTable));
-	await tidy([{ rows: positions.rows, legacy: positions.legacy, legacyDay: 'dtCollected' }]);
-	const stays = await readStays(rates.rows, groups);
+	await tidy([positions]);
+	const stays = await readStays(rates, groups);
 	const worked = new Map(
 		groups.map((group) => {
 			const run = ofThisRun(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation)));
@@ -236,14 +234,13 @@ async function standOnce<TStanding>(
 	const byMonth = new Map<string, Group[]>();
 	for (const group of groups) byMonth.set(group.monthKey, [...(byMonth.get(group.monthKey) ?? []), group]);
 	const verdicts = new Map<string, Verdict>();
-	const plan = async (monthKey: string, row: StoredRow | undefined): Promise<MonthPlan> => {
+	const plan = (monthKey: string, row: StoredRow | undefined): MonthPlan => {
 		const monthGroups = byMonth.get(monthKey) as Group[];
-		let month = row ? readPositionMonth(row) : emptyPositionMonth(monthKey, kind.kind, monthGroups[0].hotelCode, first(monthGroups[0]).checkIn.slice(0, 7));
-		if (!row && positions.legacy) month = await legacyPositions(store.api, positions.legacy, month);
+		const month = row ? readPositionMonth(row) : emptyPositionMonth(monthKey, kind.kind, monthGroups[0].hotelCode, first(monthGroups[0]).checkIn.slice(0, 7));
 		return planMonth(kind, month, monthGroups, worked, verdicts);
 	};
-	const stored = await positions.rows.read([...byMonth.keys()]);
-	const result = await writeInRounds(context, store, positions.rows, kind.operation, stored, [...byMonth.keys()], plan);
+	const stored = await positions.read([...byMonth.keys()]);
+	const result = await writeInRounds(context, store, positions, kind.operation, stored, [...byMonth.keys()], plan);
 	const contested = new Set(result.contested);
 	return {
 		alerts: result.alerts,

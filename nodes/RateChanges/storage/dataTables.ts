@@ -36,11 +36,10 @@ export interface TableSpec {
 	columns: readonly ColumnSpec[];
 }
 
-/** A table as this execution found it: its id, and the columns it has (a 1.0 table has more). */
+/** A table as this execution found it. */
 export interface TableHandle {
 	id: string;
 	spec: TableSpec;
-	columns: ReadonlySet<string>;
 }
 
 export type Row = IDataObject & { id: number; createdAt?: string };
@@ -155,7 +154,7 @@ export class DataTables {
 				idempotent: false,
 				confirm: async () => (await this.freshTable(spec.name)) !== undefined,
 			});
-			if (created?.id) return { id: created.id, spec, columns: new Set(spec.columns.map(({ name }) => name)) };
+			if (created?.id) return { id: created.id, spec };
 		} catch (error) {
 			// Executions that start at once all find no table and all create it: n8n lets one through
 			// and refuses the others (409, or an error from the database's unique name), which use that one.
@@ -166,14 +165,6 @@ export class DataTables {
 		const table = await this.freshTable(spec.name);
 		if (!table) throw new NodeOperationError(this.context.getNode(), `The data table "${spec.name}" (${spec.field}) could not be created`);
 		return this.handle(spec, table);
-	}
-
-	/** Gives a table another name (a table of an earlier version of the node, kept beside the new one). */
-	async renameTable(table: ListedTable, name: string): Promise<void> {
-		await this.send('PATCH', `/data-tables/${table.id}`, { body: { name }, idempotent: true });
-		this.listing = undefined;
-		this.fresh = false;
-		await this.forgetListing();
 	}
 
 	/** The table as n8n lists it now, not as this execution first found it. */
@@ -191,7 +182,7 @@ export class DataTables {
 	private handle(spec: TableSpec, table: ListedTable): TableHandle {
 		const columns = new Map((table.columns ?? []).map((column) => [column.name, column.type]));
 		checkColumns(this.context, spec, columns);
-		return { id: table.id, spec, columns: new Set(columns.keys()) };
+		return { id: table.id, spec };
 	}
 
 	/** Every row matching the filter, page by page, in id order. */
@@ -366,13 +357,12 @@ function statusText(status: number, request: string, reason: string | undefined,
 
 /** What to do at n8n's size limit: the variable, what can go, and that a retry puts out what was held back. */
 export const FULL_DESCRIPTION =
-	"n8n refuses every insert and update once all data tables of this n8n together reach N8N_DATA_TABLES_MAX_SIZE_BYTES. Rate Changes stopped before it moved a stored rate it could not also record as a change. Make room: on self-hosted n8n raise N8N_DATA_TABLES_MAX_SIZE_BYTES and restart n8n; or delete rows you no longer need in n8n's Data tables screen (Rate Changes' own tables clean themselves: past months, and changes older than Keep Changes; a table ending in _1_0 is a copy from version 1.0 you may delete once its dates have passed). Then retry the failed executions (Executions, Retry): they put out the alerts held back, once.";
+	"n8n refuses every insert and update once all data tables of this n8n together reach N8N_DATA_TABLES_MAX_SIZE_BYTES. Rate Changes stopped before it moved a stored rate it could not also record as a change. Make room: on self-hosted n8n raise N8N_DATA_TABLES_MAX_SIZE_BYTES and restart n8n; or delete rows you no longer need in n8n's Data tables screen (Rate Changes' own tables clean themselves: past months, and changes older than Keep Changes). Then retry the failed executions (Executions, Retry): they put out the alerts held back, once.";
 
 /** The scopes an API key needs where n8n's plan offers scopes: what Rate Changes sends, nothing more. */
 export const DATA_TABLE_SCOPES = [
 	'dataTable:list',
 	'dataTable:create',
-	'dataTable:update',
 	'dataTableRow:read',
 	'dataTableRow:create',
 	'dataTableRow:update',

@@ -1,6 +1,6 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import { allOf, eq, DataTablesFullError, type DataTables, type RowCondition, type TableHandle } from './dataTables';
+import { allOf, eq, DataTablesFullError, type DataTables, type RowCondition } from './dataTables';
 import { estimateBytes } from './fullness';
 import { entryOf, type Journal } from './journal';
 import type { MonthRows } from './monthRows';
@@ -20,13 +20,6 @@ const META_ENTRY = 'housekeeping';
 /** The day this n8n process last saw cleaned, per changes table: saves the read of the claim row. */
 const cleanedDays = new Map<string, string>();
 
-export interface TidyTable {
-	rows: MonthRows;
-	/** The 1.0 table beside it, and the column of its rows that says a day has passed. */
-	legacy?: TableHandle;
-	legacyDay: 'checkIn' | 'dtCollected';
-}
-
 function dayBefore(day: string, days: number): string {
 	return new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
@@ -35,7 +28,7 @@ function lt(columnName: string, value: string): RowCondition {
 	return { columnName, condition: 'lt', value };
 }
 
-export async function keepTidy(store: Store, tables: readonly TidyTable[], newestCollected: string, keepChangesDays: number): Promise<void> {
+export async function keepTidy(store: Store, tables: readonly MonthRows[], newestCollected: string, keepChangesDays: number): Promise<void> {
 	const today = newestCollected.slice(0, 10);
 	if (!(await claimDay(store.journal, today))) return;
 	const { api } = store;
@@ -43,10 +36,8 @@ export async function keepTidy(store: Store, tables: readonly TidyTable[], newes
 	const yesterday = dayBefore(today, 1);
 	const cutoff = `${dayBefore(today, keepChangesDays)}T00:00:00.000Z`;
 	await Promise.all([
-		...tables.map(async ({ rows }) => await api.deleteRows(rows.table, allOf(lt('month', yesterday.slice(0, 7))))),
-		...tables.map(async ({ legacy, legacyDay }) => legacy && (await api.deleteRows(legacy, allOf(lt(legacyDay, legacyDay === 'checkIn' ? yesterday : cutoff))))),
+		...tables.map(async (rows) => await api.deleteRows(rows.table, allOf(lt('month', yesterday.slice(0, 7))))),
 		store.journal.forgetBefore(cutoff),
-		store.legacyChanges && api.deleteRows(store.legacyChanges, allOf(lt('dtCollected', cutoff))),
 	]);
 	await writeEstimate(store, tables);
 }
@@ -55,10 +46,10 @@ export async function keepTidy(store: Store, tables: readonly TidyTable[], newes
  * Where n8n's API gives no table sizes (2.8), the size of Rate Changes' tables estimated from their
  * rows once a day, kept on the claim row for Digest to report.
  */
-async function writeEstimate(store: Store, tables: readonly TidyTable[]): Promise<void> {
+async function writeEstimate(store: Store, tables: readonly MonthRows[]): Promise<void> {
 	const listed = await store.api.listTables();
 	if (listed.every((table) => typeof table.sizeBytes === 'number')) return;
-	const handles = [store.journal.table, ...tables.flatMap(({ rows, legacy }) => [rows.table, ...(legacy ? [legacy] : [])]), ...(store.legacyChanges ? [store.legacyChanges] : [])];
+	const handles = [store.journal.table, ...tables.map((rows) => rows.table)];
 	const sizes = Object.fromEntries(await Promise.all(handles.map(async (table) => [table.id, estimateBytes(await store.api.readRows(table, allOf()))] as const)));
 	try {
 		await store.api.updateRows(store.journal.table, allOf(eq('entry', META_ENTRY)), { alerts: JSON.stringify({ sizes }) });

@@ -62,7 +62,7 @@ export async function resolveOrphans(store: Store, search: OrphanSearch): Promis
 }
 
 async function happenedOf(journal: Journal, entry: Entry): Promise<JournalAlert[]> {
-	const table: TableHandle = { id: entry.monthTable, spec: { ...journal.table.spec, name: entry.monthTable }, columns: new Set() };
+	const table: TableHandle = { id: entry.monthTable, spec: { ...journal.table.spec, name: entry.monthTable } };
 	const rows = await new MonthRows(journal.api, table).read([...new Set(entry.alerts.map((alert) => alert.block))]);
 	return entry.alerts.filter((alert) => wroteBy(rows.get(alert.block), entry.token));
 }

@@ -1,8 +1,8 @@
-import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { RequestLimiter } from '../../shared/concurrency';
 
-import { DataTables, type ColumnSpec, type ListedTable, type TableHandle, type TableSpec } from './dataTables';
+import { DataTables, type ColumnSpec, type TableSpec } from './dataTables';
 import { Journal } from './journal';
 import { MonthRows } from './monthRows';
 
@@ -87,60 +87,17 @@ export function positionsTable(name: string): TableSpec {
 	return { field: 'Positions Table', name, columns: POSITIONS_COLUMNS };
 }
 
-/** A column only version 1.0 of the node wrote, one per table: a table that has it is 1.0's. */
-const LEGACY_MARKERS: Record<string, string> = { 'Rates Table': 'stayKey', 'Changes Table': 'changeType', 'Positions Table': 'positionKey' };
-
-/** The name a 1.0 table is kept under beside the new one. */
-export function legacyName(name: string): string {
-	return `${name}_1_0`;
-}
-
-export interface OpenedTable {
-	table: TableHandle;
-	/** The table version 1.0 of the node kept under this name, renamed, read for what the new one lacks. */
-	legacy?: TableHandle;
-}
-
-function isLegacy(spec: TableSpec, table: ListedTable | undefined): table is ListedTable {
-	return (table?.columns ?? []).some(({ name }) => name === LEGACY_MARKERS[spec.field]);
-}
-
-/**
- * Opens a table of the node, created when missing. A table of version 1.0 under the name (one row
- * per stay, per alert or per position) is renamed `<name>_1_0` and a table in today's layout
- * created in its place; the 1.0 table is then read for every month the new one has not stored
- * yet, so no stored rate, unreported change or position is lost (CHANGELOG, 1.1.0).
- */
-export async function openTable(api: DataTables, spec: TableSpec): Promise<OpenedTable> {
-	const found = await api.findTable(spec.name);
-	if (isLegacy(spec, found)) {
-		try {
-			await api.renameTable(found, legacyName(spec.name));
-		} catch (error) {
-			// Another execution renamed it first.
-			if (!(error instanceof NodeApiError) || !(await api.findTable(legacyName(spec.name)))) throw error as NodeApiError;
-		}
-	}
-	const table = await api.ensureTable(spec);
-	const legacy = await api.findTable(legacyName(spec.name));
-	if (!isLegacy(spec, legacy)) return { table };
-	return { table, legacy: { id: legacy.id, spec: { ...spec, name: legacy.name }, columns: new Set((legacy.columns ?? []).map(({ name }) => name)) } };
-}
-
 /** What an operation reads and writes, opened once per execution. */
 export interface Store {
 	api: DataTables;
 	journal: Journal;
-	legacyChanges?: TableHandle;
 }
 
 export async function openJournal(context: IExecuteFunctions, limiter: RequestLimiter, changesTableName: string): Promise<Store> {
 	const api = new DataTables(context, limiter);
-	const changes = await openTable(api, changesTable(changesTableName));
-	return { api, journal: new Journal(api, changes.table), legacyChanges: changes.legacy };
+	return { api, journal: new Journal(api, await api.ensureTable(changesTable(changesTableName))) };
 }
 
-export async function openMonthRows(store: Store, spec: TableSpec): Promise<{ rows: MonthRows; legacy?: TableHandle }> {
-	const opened = await openTable(store.api, spec);
-	return { rows: new MonthRows(store.api, opened.table), legacy: opened.legacy };
+export async function openMonthRows(store: Store, spec: TableSpec): Promise<MonthRows> {
+	return new MonthRows(store.api, await store.api.ensureTable(spec));
 }

@@ -23,7 +23,7 @@ describe('a month row packs its days into one text: a day, its value and the ind
 		expect(unpackCells(packCells(cells, text), text)).toEqual(cells);
 	});
 
-	it('writes collection times after the first as seconds from it, and reads back the same times, a row of 1.1 as first written included', () => {
+	it('writes collection times after the first as seconds from it, and reads back the same times, a row that keeps every time in full included', () => {
 		const cells: MonthCells<string> = new Map([
 			[1, { value: 'a', dtCollected: '2027-02-01T06:00:00.000Z' }],
 			[2, { value: 'b', dtCollected: '2027-02-01T06:00:02.000Z' }],
