@@ -9,7 +9,7 @@ import { buildDigests, type DigestGroup } from '../rules/digestView';
 import { escapeHtml } from '../rules/html';
 import { DataTablesFullError } from '../storage/dataTables';
 import { fullness, fullnessLine, type Fullness } from '../storage/fullness';
-import { readEstimate } from '../storage/housekeeping';
+import { clearCleanupFailure, noteCleanupFailure, readHousekeeping } from '../storage/housekeeping';
 import { newToken, type Entry } from '../storage/journal';
 import { resolveOrphans } from '../storage/orphans';
 import { openJournal, type Store } from '../storage/tables';
@@ -147,14 +147,17 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const reported = digest.resendDigestId ? await reportedBefore(store, digest.resendDigestId) : await report(this, store, previews(this, digest.markReported));
 	const digestId = reported.digestId;
 	const own = new Set([store.journal.table.id, ...reported.entries.flatMap((entry) => entry.monthTable.split(' '))]);
-	const estimate = await readEstimate(store.api, store.journal);
+	const { sizes: estimate, cleanupFailed } = await readHousekeeping(store.api, store.journal);
 	const full = await fullness(store.api, { tableIds: own, estimate: estimate && Object.values(estimate).reduce((sum, bytes) => sum + bytes, 0) }, {
 		settingMb: digest.limitMb,
 		refusal: reported.refusal,
 	});
-	const items = buildDigests(reported.changes, { digestId, groupBy: digest.groupBy, maxListed: digest.maxListed }).map((item) => withFullness(item, full, reported.marked));
-	// Nothing to report, but the tables are nearly full: that alone is worth a message.
-	if (items.length === 0 && full.state !== 'ok') items.push(withFullness({ digestId, changeCount: 0, text: '', html: '', changes: [] }, full, reported.marked));
+	const cleanup = cleanupFailed === undefined ? undefined : cleanupNote(cleanupFailed);
+	const items = buildDigests(reported.changes, { digestId, groupBy: digest.groupBy, maxListed: digest.maxListed }).map((item) => withFullness(item, full, reported.marked, cleanup));
+	// Nothing to report, but the tables are nearly full or were not cleaned: that alone is worth a message.
+	if (items.length === 0 && (full.state !== 'ok' || cleanup)) items.push(withFullness({ digestId, changeCount: 0, text: '', html: '', changes: [] }, full, reported.marked, cleanup));
+	// Said once: a digest that marks what it reported forgets it (a preview leaves it for the next).
+	if (cleanup && reported.marked && !digest.resendDigestId) await clearCleanupFailure(store);
 	return items.map((json) => ({ json, pairedItem: { item: 0 } }));
 }
 
@@ -190,8 +193,9 @@ async function digestIdFor(context: IExecuteFunctions, store: Store): Promise<{ 
  * digest then goes out unmarked (the next one lists the same changes again), saying so.
  */
 async function report(context: IExecuteFunctions, store: Store, preview: boolean): Promise<Reported> {
-	await resolveOrphans(store, { retry: false, token: newToken(context) }).catch((error: unknown) => {
-		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
+	// Entries it cannot resolve now (the limit, a key that may not delete an empty one) wait for the next digest.
+	await resolveOrphans(store, { retry: false, token: newToken(context) }).catch(async (error: unknown) => {
+		if (!(error instanceof DataTablesFullError)) await noteCleanupFailure(store, error);
 	});
 	const unmarked = async (refusal?: string): Promise<Reported> => {
 		const entries = await store.journal.unreported();
@@ -211,19 +215,29 @@ async function report(context: IExecuteFunctions, store: Store, preview: boolean
 	}
 }
 
-/** The claimed entries packed into the digest's own rows; at n8n's size limit (no room for them) they stay as they are. */
+/**
+ * The claimed entries packed into the digest's own rows, which keeps the changes table small:
+ * housekeeping, so nothing that stops it stops the digest (the entries stay, claimed by it, and a
+ * later clean-up removes them after Keep Changes). At n8n's size limit there is no room for them;
+ * anything else (a key without the delete scope) the next digest says.
+ */
 async function packClaimed(store: Store, digestId: string, reportedAt: string, entries: readonly Entry[]): Promise<void> {
 	try {
 		await store.journal.pack(digestId, reportedAt, entries);
 	} catch (error) {
-		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
+		if (!(error instanceof DataTablesFullError)) await noteCleanupFailure(store, error);
 	}
 }
 
-function withFullness(item: IDataObject, full: Fullness, marked: boolean): IDataObject {
+/** What a digest says when the clean-up could not run. */
+function cleanupNote(reason: string): string {
+	return `The daily clean-up of Rate Changes' tables could not run (${reason.replace(/[.\s]+$/, '')}): nothing was lost, but the tables grow until it can. If the n8n API key lacks a scope, add it in Settings > n8n API.`;
+}
+
+function withFullness(item: IDataObject, full: Fullness, marked: boolean, cleanup?: string): IDataObject {
 	const line = fullnessLine(full);
 	const note = marked ? '' : 'Not marked as reported: the next digest lists these changes again.';
-	const notes = [line, ...(note ? [note] : [])];
+	const notes = [line, ...(note ? [note] : []), ...(cleanup ? [cleanup] : [])];
 	return {
 		...item,
 		marked,

@@ -2,7 +2,7 @@ import { sleep, type IExecuteFunctions, type INodeExecutionData, type NodeApiErr
 
 import { requestLimiter, type Settled } from '../../shared/concurrency';
 import { checkItems, failedItem } from '../../shared/itemOutcomes';
-import { keepTidy } from '../storage/housekeeping';
+import { keepTidy, noteCleanupFailure, tidyOrNote } from '../storage/housekeeping';
 import { newToken, type JournalAlert } from '../storage/journal';
 import { confirmOrphans, findOrphans } from '../storage/orphans';
 import type { MonthRows } from '../storage/monthRows';
@@ -183,7 +183,7 @@ async function compare(context: IExecuteFunctions, store: Store, settings: Recor
 	const newestCollected = records.observed.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
 	// The day's clean-up comes before the operation's writes, and the orphans found are confirmed
 	// after them: once alerts are confirmed, nothing but handing out the items is left to the execution.
-	const run = await operation.run(store, records, async (tables) => await keepTidy(store, tables, newestCollected, settings.keepChangesDays));
+	const run = await operation.run(store, records, async (tables) => await tidyOrNote(store, async () => await keepTidy(store, tables, newestCollected, settings.keepChangesDays)));
 	const resolved = await confirmOrphans(store, orphans, newToken(context));
 	return { run, owned: [...run.alerts, ...resolved], contested: run.contested };
 }
@@ -249,8 +249,9 @@ async function drainBatches(
 				mine.items.set(itemIndex, [...(mine.items.get(itemIndex) ?? []), { ...item, pairedItem: { item: itemIndex } }]);
 			}
 		}
-		// Staged rows left behind are compared again by a later pass, which finds them stored: no alert twice.
-		await queue.remove(staged).catch(() => undefined);
+		// Staged rows left behind are compared again by a later pass, which finds them stored: no alert
+		// twice. Not removing them is housekeeping that could not run, said in the next digest.
+		await queue.remove(staged).catch(async (error: unknown) => await noteCleanupFailure(store, error));
 		if (!(await queue.renew().catch(() => false))) return;
 		if (contested.size > 0) await sleep(CONTESTED_PAUSE_MS);
 	}

@@ -52,17 +52,53 @@ async function writeEstimate(store: Store, tables: readonly MonthRows[]): Promis
 	const handles = [store.journal.table, ...tables.map((rows) => rows.table)];
 	const sizes = Object.fromEntries(await Promise.all(handles.map(async (table) => [table.id, estimateBytes(await store.api.readRows(table, allOf()))] as const)));
 	try {
-		await store.api.updateRows(store.journal.table, allOf(eq('entry', META_ENTRY)), { alerts: JSON.stringify({ sizes }) });
+		await writeHousekeeping(store, (kept) => ({ ...kept, sizes }));
 	} catch (error) {
 		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
 	}
 }
 
-/** The estimate of Rate Changes' tables the last clean-up wrote: bytes by table id. */
-export async function readEstimate(api: DataTables, journal: Journal): Promise<Record<string, number> | undefined> {
+/**
+ * What the claim row keeps for Digest in its `alerts` column (the changes table's columns serve
+ * this one row too): the estimate of Rate Changes' tables the last clean-up wrote (bytes by table
+ * id), and why the last clean-up could not run, until a digest has said so.
+ */
+export interface Housekeeping {
+	sizes?: Record<string, number>;
+	cleanupFailed?: string;
+}
+
+export async function readHousekeeping(api: DataTables, journal: Journal): Promise<Housekeeping> {
 	const [row] = await api.readRows(journal.table, allOf(eq('entry', META_ENTRY)));
-	if (typeof row?.alerts !== 'string') return undefined;
-	return (JSON.parse(row.alerts) as { sizes?: Record<string, number> }).sizes;
+	return typeof row?.alerts === 'string' ? (JSON.parse(row.alerts) as Housekeeping) : {};
+}
+
+async function writeHousekeeping(store: Store, change: (kept: Housekeeping) => Housekeeping): Promise<void> {
+	const kept = await readHousekeeping(store.api, store.journal);
+	await store.api.updateRows(store.journal.table, allOf(eq('entry', META_ENTRY)), { alerts: JSON.stringify(change(kept)) });
+}
+
+/**
+ * The day's clean-up as an execution runs it: whatever stops it (a key without the delete scope,
+ * n8n's 5xx past the retries, a lost answer, the size limit) costs no alert and fails nothing. Why
+ * it could not run is kept for the next digest to say, once (where n8n lets it be written).
+ */
+export async function tidyOrNote(store: Store, tidy: () => Promise<void>): Promise<void> {
+	try {
+		await tidy();
+	} catch (error) {
+		await noteCleanupFailure(store, error);
+	}
+}
+
+export async function noteCleanupFailure(store: Store, error: unknown): Promise<void> {
+	const reason = error instanceof Error ? error.message : String(error);
+	await writeHousekeeping(store, (kept) => ({ ...kept, cleanupFailed: reason })).catch(() => undefined);
+}
+
+/** Forgets the failure a digest has reported. */
+export async function clearCleanupFailure(store: Store): Promise<void> {
+	await writeHousekeeping(store, (kept) => ({ sizes: kept.sizes })).catch(() => undefined);
 }
 
 /** Whether this execution is the first to clean up as of `today`. */

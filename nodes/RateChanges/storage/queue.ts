@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { allOf, eq, type DataTables, type Row, type TableHandle } from './dataTables';
 import { MonthRows, writersAfter, wroteBy, type StoredRow } from './monthRows';
@@ -61,6 +61,8 @@ export class PassQueue {
 	 */
 	private readonly endedPasses = new Set<string>();
 	private stagings = 0;
+	/** Staged rows this pass compared and could not remove. */
+	private readonly compared = new Set<number>();
 
 	constructor(
 		private readonly api: DataTables,
@@ -143,18 +145,27 @@ export class PassQueue {
 		return writer;
 	}
 
-	/** The records staged for this node, oldest first, at most STAGED_ROWS_PER_BATCH rows. */
+	/** The records staged for this node, oldest first, at most STAGED_ROWS_PER_BATCH rows; none this pass compared and could not remove. */
 	async staged(): Promise<Staged[]> {
-		const rows = await this.api.readRows(this.table, allOf(eq('block', this.stagedKey)));
+		const rows = (await this.api.readRows(this.table, allOf(eq('block', this.stagedKey)))).filter((row) => !this.compared.has(row.id));
 		return rows.slice(0, STAGED_ROWS_PER_BATCH).map((row) => {
 			const { retry = false, items = [] } = JSON.parse(String(row.records ?? '{}')) as { retry?: boolean; items?: IDataObject[] };
 			return { row, items, retry };
 		});
 	}
 
-	/** Removes staged rows a pass has compared; removing one twice removes nothing more. */
+	/**
+	 * Removes staged rows a pass has compared; removing one twice removes nothing more. Rows it could
+	 * not remove (the key may not delete) this pass does not take again; a later pass compares them
+	 * again and finds them stored: no alert twice.
+	 */
 	async remove(staged: readonly Staged[]): Promise<void> {
-		await this.api.deleteIds(this.table, staged.map(({ row }) => row.id));
+		try {
+			await this.api.deleteIds(this.table, staged.map(({ row }) => row.id));
+		} catch (error) {
+			for (const { row } of staged) this.compared.add(row.id);
+			throw error as NodeApiError;
+		}
 	}
 }
 

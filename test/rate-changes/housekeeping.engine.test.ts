@@ -1,0 +1,78 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { DataTablesApi } from '../../platform/dataTables';
+import { runPool } from '../../platform/sandbox/delivery';
+
+import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, startStandIn, staysOf, type StaySpec } from './standIn';
+
+/**
+ * Housekeeping never costs an alert (issue 38: with a key one scope short, the daily clean-up's
+ * DELETE failed 5 of 79 executions, 21 of 181 alerts were never put out, and the morning digest
+ * failed on the same DELETE). Here the key lacks `dataTableRow:delete`: every execution ends well,
+ * every alert comes out once, and the digest goes out saying, once, what stopped the clean-up.
+ */
+
+const FIRST = '2027-02-01T06:00:00Z';
+const SECOND = '2027-02-02T06:00:00Z';
+const stays = staysOf([100001, 100002], [1, 2], '2027-02-20', 12);
+/** Every 5th stay sold out, every other one 30 % up. */
+const moved = (stay: StaySpec, index: number): number => (index % 5 === 0 ? 0 : index % 2 === 0 ? Math.round(baseRate(stay, index) * 130) / 100 : baseRate(stay, index));
+const WITHOUT_DELETE = ['dataTable:list', 'dataTable:create', 'dataTableRow:read', 'dataTableRow:create', 'dataTableRow:update'];
+
+async function shopsOneRecordAPost(api: DataTablesApi): Promise<{ alerts: string[]; errors: string[] }> {
+	expect((await runRateChanges(api, DETECT, shopOf(stays, FIRST, baseRate))).error).toBeUndefined();
+	const results = await runPool(
+		shopOf(stays, SECOND, moved).map((record) => async () => await runRateChanges(api, DETECT, [record])),
+		4,
+	);
+	return {
+		alerts: results.flatMap((result) => result.items.map((item) => changeText(item.json))).sort(),
+		errors: results.flatMap((result) => (result.error ? [result.error.message] : [])),
+	};
+}
+
+async function digestOf(api: DataTablesApi): Promise<{ listed: string[]; text: string }> {
+	const digest = await runRateChanges(api, DIGEST, [{ scheduled: 'morning' }]);
+	expect(digest.error).toBeUndefined();
+	return {
+		listed: digest.items.flatMap((item) => ((item.json.changes as IDataObject[]) ?? []).map((change) => digestChangeText(change))).sort(),
+		text: digest.items.map((item) => String(item.json.text)).join('\n'),
+	};
+}
+
+describe('a key that may not delete rows: the clean-up costs no alert and the digest says what to fix', () => {
+	it('puts every alert out once, and the digest lists each once and names the refusal once', async () => {
+		const whole = await startStandIn();
+		let clean: { alerts: string[]; errors: string[] };
+		try {
+			clean = await shopsOneRecordAPost(whole);
+		} finally {
+			await whole.settled();
+			await whole.close();
+		}
+		expect(clean.alerts.length).toBeGreaterThan(0);
+
+		const scoped = await startStandIn({ scopes: WITHOUT_DELETE, enforceScopes: true });
+		try {
+			const shops = await shopsOneRecordAPost(scoped);
+			expect(shops.errors).toEqual([]);
+			expect(shops.alerts).toEqual(clean.alerts);
+			// The clean-up was tried, and n8n refused it.
+			expect(scoped.requests.some((request) => request.method === 'DELETE' && request.status === 403)).toBe(true);
+
+			const first = await digestOf(scoped);
+			expect(first.listed).toHaveLength(clean.alerts.length);
+			expect(new Set(first.listed).size).toBe(first.listed.length);
+			expect(first.text.match(/could not run/g)).toHaveLength(1);
+			expect(first.text).toContain('The n8n API key may not do this (DELETE');
+			expect(first.text).toContain('Settings > n8n API');
+
+			const next = await digestOf(scoped);
+			expect(next.listed).toEqual([]);
+			expect(next.text).not.toContain('could not run');
+		} finally {
+			await scoped.settled();
+			await scoped.close();
+		}
+	}, 120_000);
+});
