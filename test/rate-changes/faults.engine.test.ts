@@ -227,30 +227,21 @@ describe.each(SCENARIOS)('$name: every alert once, whatever single fault hits wh
 		// The size of this part of the matrix: requests × one fault.
 		process.stdout.write(`${scenario.name} × ${faultName(fault)}: ${requests} requests\n`);
 	}, 600_000);
-});
-
-/**
- * A failed execution recovered by the records delivered again, with no Retry (issue 36: at the size
- * limit, the records delivered again once the user made room put out 3 of 68 alerts, the rest held
- * for the 10-minute rule): the pass that takes the node's lease after the failed one resolves what
- * it left at once, so the alerts come out as items of the delivery again, each once.
- */
-describe.each(SCENARIOS.filter(({ name }) => name !== 'Digest'))('$name: a failed execution recovered by its records delivered again', (scenario) => {
-	let clean: Outcome;
-	let requests: number;
-
-	beforeAll(async () => {
-		clean = await play(scenario);
-		requests = await requestsOf(scenario);
-	}, 60_000);
-
-	it.each(['sizeLimit', 'error500AfterCommit'] as const)('%s at each request: the same alerts as items and the same digest', async (fault) => {
-		for (let at = 0; at < requests; at++) {
-			const outcome = await play(scenario, { at, kind: fault }, 'redelivery');
-			const where = `${scenario.name}, ${fault} at request ${at + 1} of ${requests}, delivered again`;
-			expect({ where, alerts: outcome.alerts, digest: outcome.digest }).toEqual({ where, alerts: clean.alerts, digest: clean.digest });
-		}
-	}, 600_000);
+	/*
+	 * A failed execution recovered by the records delivered again, with no Retry (issue 36: at the
+	 * size limit, the records delivered again once the user made room put out 3 of 68 alerts, the
+	 * rest held for the 10-minute rule): the pass that takes the node's lease after the failed one
+	 * resolves what it left at once, so the alerts come out as items of the delivery again, each once.
+	 */
+	for (const fault of scenario.name === 'Digest' ? [] : (['sizeLimit', 'error500AfterCommit'] as const)) {
+		it(`${fault} at each request, recovered by the records delivered again: the same alerts as items and the same digest`, async () => {
+			for (let at = 0; at < requests; at++) {
+				const outcome = await play(scenario, { at, kind: fault }, 'redelivery');
+				const where = `${scenario.name}, ${fault} at request ${at + 1} of ${requests}, delivered again`;
+				expect({ where, alerts: outcome.alerts, digest: outcome.digest }).toEqual({ where, alerts: clean.alerts, digest: clean.digest });
+			}
+		}, 600_000);
+	}
 });
 
 /**
