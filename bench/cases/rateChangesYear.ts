@@ -43,6 +43,9 @@ const CHANGE_AT_LEAST = [0, 10] as const;
 /** The window is full, and so is Keep Changes (14 days): from this day on nothing is added that does not also go. */
 const FULL_DAY = 15;
 
+/** After a week of daily shops: the first shop and seven more (the Size table of the reference page). */
+const WEEK_DAY = 8;
+
 interface YearRun {
 	measure: string;
 	minChangePercent: number;
@@ -66,7 +69,7 @@ async function yearRun(measure: Measure, minChangePercent: number, set: StaySet,
 		...measure.options,
 		alertsAlone,
 		onDay: (sample) => {
-			if (sample.day % 30 === 0 || sample.day === days || sample.day === FULL_DAY) {
+			if (sample.day % 30 === 0 || sample.day === days || sample.day === FULL_DAY || sample.day === WEEK_DAY) {
 				progress(`  ${measure.name}, Change At Least ${minChangePercent} %${alertsAlone ? ', one-record deliveries' : ''}: day ${sample.day}, ${mib(total(sample.bytes))} (peak ${mib(total(sample.shopBytes))}), ${sample.alerts} alerts, ${formatDuration(Date.now() - started)}`);
 			}
 		},
@@ -148,6 +151,6 @@ export async function rateChangesYear(spec: YearCase): Promise<BenchmarkResult> 
 		columns: { package: 'Change At Least 0 % (any move alerts)', builtIn: 'Change At Least 10 % (the default)' },
 		rows,
 		notes,
-		rounds: runs.map((run) => ({ ...run, days: run.days.filter((day) => day.day === 1 || day.day === FULL_DAY || day.day % 30 === 0 || day.day === run.days.length) })),
+		rounds: runs.map((run) => ({ ...run, days: run.days.filter((day) => day.day === 1 || day.day === WEEK_DAY || day.day === FULL_DAY || day.day % 30 === 0 || day.day === run.days.length) })),
 	};
 }
