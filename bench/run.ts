@@ -55,6 +55,9 @@ const OUTPUT = ONLY && !UPDATE ? path.join(os.tmpdir(), 'travel-pricing-bench-pa
 const QUEUE_RECORDS = Number(process.env.BENCH_QUEUE_RECORDS ?? 300);
 /** Benchmark 8's days of daily shops (a year by default: about 35 minutes a run in-process, seven runs). */
 const YEAR_DAYS = Number(process.env.BENCH_YEAR_DAYS ?? 365);
+/** Benchmark 8's one-record runs, in days (0: none); its measures (sqlite, postgres-2.41.1, postgres-2.8.4; default all). */
+const YEAR_SINGLE_DAYS = Number(process.env.BENCH_YEAR_SINGLE_DAYS ?? Math.min(YEAR_DAYS, 20));
+const YEAR_MEASURES = process.env.BENCH_YEAR_MEASURES?.split(',').map((key) => key.trim());
 /** Benchmark 9's days: the group's first shop and its daily shops after it. */
 const GROUP_DAYS = Number(process.env.BENCH_GROUP_DAYS ?? 2);
 /** Benchmark 9's hotels of the 100-hotel group (all by default; fewer project the group's size from theirs). */
@@ -224,7 +227,7 @@ const CASES: BenchCase[] = [
 	// Its own n8n instances: one process and queue mode, at each pool size.
 	{ id: '6', title: 'Rate Record Trigger in queue mode', on: 'own n8n', run: () => queueTrigger(VERSION, QUEUE_RECORDS, DELIVERY_TOKEN) },
 	// In n8n's engine against the Data Tables stand-in, whose size models are n8n's measures.
-	{ id: '8', title: "Rate Changes over a year: the one-hotel set's tables, day by day", on: 'in process', run: () => rateChangesYear({ days: YEAR_DAYS, singleRecordDays: Math.min(YEAR_DAYS, 20) }) },
+	{ id: '8', title: "Rate Changes over a year: the one-hotel set's tables, day by day", on: 'in process', run: () => rateChangesYear({ days: YEAR_DAYS, singleRecordDays: YEAR_SINGLE_DAYS, measures: YEAR_MEASURES }) },
 	{ id: '9', title: 'Rate Changes at group scale: 1.1M stays, queue mode on Postgres', on: 'own n8n', run: () => rateChangesGroup({ version: VERSION, hotels: GROUP_HOTELS, days: GROUP_DAYS, token: DELIVERY_TOKEN }) },
 	{ id: '10', title: 'Rate Changes, one record a delivery', on: 'own n8n', run: () => oneRecordDelivery({ versions: ONE_RECORD_N8N, stays: ONE_RECORD_STAYS, token: DELIVERY_TOKEN }) },
 ];

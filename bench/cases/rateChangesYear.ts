@@ -20,11 +20,14 @@ const MIB = 1024 * 1024;
 export interface YearCase {
 	days: number;
 	set?: StaySet;
-	/** Days of the one-record deliveries' runs (every alert its own execution). */
+	/** Days of the one-record deliveries' runs (every alert its own execution); 0: none. */
 	singleRecordDays: number;
+	/** The measures to run, by key (`sqlite`, `postgres-2.41.1`, `postgres-2.8.4`); all when not given. */
+	measures?: readonly string[];
 }
 
 interface Measure {
+	key: string;
 	name: string;
 	options: Pick<DailyShopsOptions, 'database' | 'version'>;
 	/** The target after a year, in bytes. */
@@ -32,9 +35,9 @@ interface Measure {
 }
 
 const MEASURES: Measure[] = [
-	{ name: 'SQLite (2.8.4 and 2.41.1 alike)', options: { database: 'sqlite', version: '2.41.1' }, target: 10 * MIB },
-	{ name: 'Postgres, n8n 2.41.1 (heap, indexes, TOAST)', options: { database: 'postgres', version: '2.41.1' }, target: 20 * MIB },
-	{ name: 'Postgres, n8n 2.8.4 (heap)', options: { database: 'postgres', version: '2.8.4' }, target: 20 * MIB },
+	{ key: 'sqlite', name: 'SQLite (2.8.4 and 2.41.1 alike)', options: { database: 'sqlite', version: '2.41.1' }, target: 10 * MIB },
+	{ key: 'postgres-2.41.1', name: 'Postgres, n8n 2.41.1 (heap, indexes, TOAST)', options: { database: 'postgres', version: '2.41.1' }, target: 20 * MIB },
+	{ key: 'postgres-2.8.4', name: 'Postgres, n8n 2.8.4 (heap)', options: { database: 'postgres', version: '2.8.4' }, target: 20 * MIB },
 ];
 
 /** Detect Changes' Change At Least (%): 0, every move alerts, and its default, 10. */
@@ -97,8 +100,9 @@ export async function rateChangesYear(spec: YearCase): Promise<BenchmarkResult> 
 	const runs: YearRun[] = [];
 	const rows: Row[] = [];
 	const notes: string[] = [];
+	const measures = MEASURES.filter((measure) => spec.measures === undefined || spec.measures.includes(measure.key));
 	try {
-		for (const measure of MEASURES) {
+		for (const measure of measures) {
 			const pair: YearRun[] = [];
 			for (const percent of CHANGE_AT_LEAST) pair.push(await yearRun(measure, percent, set, spec.days, false));
 			runs.push(...pair);
@@ -118,7 +122,7 @@ export async function rateChangesYear(spec: YearCase): Promise<BenchmarkResult> 
 				rows.push(row(`${measure.name}: the node's own estimate, which Digest reports on 2.8 (n8n lists no sizes)`, 'MiB', estimate / MIB, (byDefault.last.estimateBytes ?? 0) / MIB));
 			}
 		}
-		for (const measure of MEASURES.slice(0, 2)) {
+		for (const measure of spec.singleRecordDays > 0 ? measures.filter((measure) => measure.key !== 'postgres-2.8.4') : []) {
 			const single = await yearRun(measure, 0, set, spec.singleRecordDays, true);
 			runs.push(single);
 			const summed = summary(single);
