@@ -3,7 +3,8 @@ import { NodeConnectionTypes, type IExecuteFunctions, type INodeExecutionData, t
 import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
 import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME, N8N_API_CREDENTIAL, N8N_API_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 
-import { properties, route } from './actions/router';
+import { CALENDAR_OPERATIONS } from './actions/fields';
+import { properties, route, subtitle } from './actions/router';
 
 export class TravelPricingRateChanges implements INodeType {
 	description: NodeTypeDescriptionWithHint = {
@@ -12,8 +13,7 @@ export class TravelPricingRateChanges implements INodeType {
 		icon: { light: 'file:rateChanges.svg', dark: 'file:rateChanges.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle:
-			'={{ {"detectChanges": "Detect changes", "digest": "Digest", "compareWithMyHotel": "Compare with my hotel", "checkParity": "Check parity", "rateCalendar": "Rate calendar", "suggestRates": "Suggest rates"}[$parameter["operation"]] }}',
+		subtitle,
 		description:
 			"Alert on what changed since the last rate shop (up, down, sold out, back on sale) and sum it up in one digest per shop; a rate calendar of your hotel against its comp set, and suggested rates to approve; remembered in n8n's Data Tables",
 		defaults: { name: 'Rate Changes' },
@@ -34,7 +34,7 @@ export class TravelPricingRateChanges implements INodeType {
 			// Only Rate Calendar and Suggest Rates call the service (for events or demand). Shown by the
 			// operation alone: n8n's panel hides every field that a field a credential's display depends
 			// on depends on itself, so a condition on Service Data would hide the Operation field.
-			{ name: ACCESS_TOKEN_CREDENTIAL, required: false, displayOptions: { show: { operation: ['rateCalendar', 'suggestRates'] } } },
+			{ name: ACCESS_TOKEN_CREDENTIAL, required: false, displayOptions: { show: { operation: CALENDAR_OPERATIONS } } },
 		],
 		properties,
 	};

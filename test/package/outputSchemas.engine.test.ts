@@ -1,3 +1,4 @@
+import { OPERATIONS } from '../../nodes/RateChanges/actions/router';
 import { useSandbox } from '../harness';
 import { inferOutputSchemas, OUTPUT_SCHEMA_CASES, readSchemaFile, schemaText } from '../../platform/engine';
 
@@ -21,7 +22,7 @@ describe('the output schemas n8n shows before a node runs', () => {
 		for (const operation of ['create', 'update', 'upsert', 'preview']) {
 			expect(files).toContain(`Schedule/__schema__/v1.0.0/${operation}.json`);
 		}
-		for (const operation of ['detectChanges', 'compareWithMyHotel', 'checkParity', 'digest', 'rateCalendar', 'suggestRates']) {
+		for (const operation of OPERATIONS) {
 			expect(files).toContain(`RateChanges/__schema__/v1.0.0/${operation}.json`);
 		}
 	});

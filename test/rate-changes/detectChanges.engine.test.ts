@@ -1,10 +1,10 @@
 import type { DataTablesApi } from '../../platform/dataTables';
 
-import { baseRate, changeText, chunks, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, useStandIn } from './standIn';
+import { baseRate, changeText, chunks, DETECT, detectInDeliveries, runRateChanges, secondRate, secondShopAlerts, shopOf, staysOf, useStandIn } from './standIn';
 
 /**
- * Detect Changes and Digest in n8n's engine against the stand-in for n8n's Data Tables API: a shop
- * fills the rates table, a later one alerts exactly what moved, and a digest lists it once.
+ * Detect Changes in n8n's engine against the stand-in for n8n's Data Tables API: a shop fills the
+ * rates table quietly and a later one alerts exactly what moved, once.
  */
 
 let api: DataTablesApi;
@@ -15,34 +15,8 @@ const stays = staysOf([100001, 100002], [1, 2], '2027-02-20', 14);
 const FIRST = '2027-02-01T06:00:00Z';
 const SECOND = '2027-02-02T06:00:00Z';
 
-/** The second shop: every 5th stay 20 % dearer, every 7th 5 % cheaper, every 11th sold out. */
-function secondRate(stay: Parameters<typeof baseRate>[0], index: number): number {
-	const rate = baseRate(stay, index);
-	if (index % 11 === 0) return 0;
-	if (index % 5 === 0) return Math.round(rate * 120) / 100;
-	if (index % 7 === 0) return Math.round(rate * 95) / 100;
-	return rate;
-}
-
-/** The alerts the second shop must give at the defaults: moves of 10 % or more, sold out, back on sale. */
-function expectedAlerts(): string[] {
-	return stays
-		.flatMap((stay, index) => {
-			const before = baseRate(stay, index);
-			const after = secondRate(stay, index);
-			if (after === before) return [];
-			if (after === 0) return [[stay.hotelCode, stay.websiteCode, stay.checkIn, 'Double', 'soldOut', before, null].join('|')];
-			if (Math.abs(after - before) / before < 0.1) return [];
-			return [[stay.hotelCode, stay.websiteCode, stay.checkIn, 'Double', after > before ? 'up' : 'down', before, after].join('|')];
-		})
-		.sort();
-}
-
-async function deliver(records: ReturnType<typeof shopOf>, perDelivery: number): Promise<string[]> {
-	const results = await Promise.all(chunks(records, perDelivery).map(async (batch) => await runRateChanges(api, DETECT, batch)));
-	for (const result of results) expect(result.error).toBeUndefined();
-	return results.flatMap((result) => result.items.map((item) => changeText(item.json)));
-}
+const deliver = async (records: ReturnType<typeof shopOf>, perDelivery: number) => await detectInDeliveries(api, records, perDelivery);
+const expectedAlerts = () => secondShopAlerts(stays);
 
 describe('a later shop alerts exactly what moved since the last one, once', () => {
 	it('fills the rates table quietly on the first shop, then alerts the moves of 10 % or more, sold out and back on sale', async () => {
@@ -92,39 +66,6 @@ describe('a later shop alerts exactly what moved since the last one, once', () =
 		const result = await runRateChanges(api, { ...DETECT, minChangePercent: 0 }, shopOf(stays, SECOND, secondRate));
 		const moved = stays.filter((stay, index) => secondRate(stay, index) !== baseRate(stay, index));
 		expect(result.items).toHaveLength(moved.length);
-	});
-});
-
-describe('a digest lists every alert once', () => {
-	it('lists the alerts of the shop, and the next digest is empty', async () => {
-		await deliver(shopOf(stays, FIRST, baseRate), 20);
-		await deliver(shopOf(stays, SECOND, secondRate), 20);
-		const digest = await runRateChanges(api, DIGEST, [{}]);
-		expect(digest.error).toBeUndefined();
-		const listed = digest.items.flatMap((item) => (item.json.changes as Array<Record<string, unknown>>).map((change) => digestChangeText(change as never)));
-		expect(listed.sort()).toEqual(expectedAlerts());
-		expect(digest.items.every((item) => item.json.marked === true)).toBe(true);
-		const next = await runRateChanges(api, DIGEST, [{}]);
-		expect(next.items.filter((item) => item.json.changeCount !== 0)).toEqual([]);
-	});
-
-	it('only previews in a test run from the editor: the scheduled digest still gets every change', async () => {
-		await deliver(shopOf(stays, FIRST, baseRate), 56);
-		await deliver(shopOf(stays, SECOND, secondRate), 56);
-		const preview = await runRateChanges(api, DIGEST, [{}], { mode: 'manual' });
-		expect(preview.items[0].json).toMatchObject({ marked: false });
-		const scheduled = await runRateChanges(api, DIGEST, [{}]);
-		const listed = scheduled.items.flatMap((item) => item.json.changes as unknown[]);
-		expect(listed).toHaveLength(expectedAlerts().length);
-	});
-
-	it('sends a digest again by its ID, and marks nothing new', async () => {
-		await deliver(shopOf(stays, FIRST, baseRate), 56);
-		await deliver(shopOf(stays, SECOND, secondRate), 56);
-		const first = await runRateChanges(api, DIGEST, [{}]);
-		const digestId = first.items[0].json.digestId as string;
-		const again = await runRateChanges(api, { ...DIGEST, options: { resendDigestId: digestId } }, [{}]);
-		expect(again.items.map((item) => item.json.text)).toEqual(first.items.map((item) => item.json.text));
 	});
 });
 

@@ -83,6 +83,27 @@ export function baseRate(_: StaySpec, index: number): number {
 	return 100 + ((index * 37) % 100);
 }
 
+/** A second shop of the stays: every 5th stay 20 % dearer, every 7th 5 % cheaper (no alert), every 11th sold out. */
+export function secondRate(stay: StaySpec, index: number): number {
+	const rate = baseRate(stay, index);
+	if (index % 11 === 0) return 0;
+	if (index % 5 === 0) return Math.round(rate * 120) / 100;
+	return index % 7 === 0 ? Math.round(rate * 95) / 100 : rate;
+}
+
+/** The alerts (as changeText gives them) that secondRate's shop after baseRate's must give at the defaults: moves of 10 % or more, sold out, back on sale. */
+export function secondShopAlerts(stays: readonly StaySpec[]): string[] {
+	return stays
+		.flatMap((stay, index) => {
+			const [before, after] = [baseRate(stay, index), secondRate(stay, index)];
+			const roomType = stay.roomType ?? 'Double';
+			if (after === 0) return [[stay.hotelCode, stay.websiteCode, stay.checkIn, roomType, 'soldOut', before, null].join('|')];
+			if (Math.abs(after - before) / before < 0.1) return [];
+			return [[stay.hotelCode, stay.websiteCode, stay.checkIn, roomType, after > before ? 'up' : 'down', before, after].join('|')];
+		})
+		.sort();
+}
+
 export function chunks<T>(values: readonly T[], size: number): T[][] {
 	const result: T[][] = [];
 	for (let start = 0; start < values.length; start += size) result.push(values.slice(start, start + size) as T[]);
@@ -116,6 +137,13 @@ export function changeText(json: IDataObject): string {
 /** A change of a digest, as the same text. */
 export function digestChangeText(change: IDataObject): string {
 	return [change.hotelCode, change.websiteCode, change.checkIn, change.roomType, change.changeType, change.previousRate, change.rate].join('|');
+}
+
+/** Detect Changes over `records`, `perDelivery` a delivery, all at once: the alerts, as changeText gives them. */
+export async function detectInDeliveries(api: DataTablesApi, records: IDataObject[], perDelivery: number): Promise<string[]> {
+	const results = await Promise.all(chunks(records, perDelivery).map(async (batch) => await runRateChanges(api, DETECT, batch)));
+	for (const result of results) expect(result.error).toBeUndefined();
+	return results.flatMap((result) => result.items.map((item) => changeText(item.json)));
 }
 
 export const DETECT: INodeParameters = { operation: 'detectChanges', options: {} };

@@ -14,6 +14,14 @@ import { runStanding, type StandingKind, type StandingSettings } from './standin
  * website; alerts on losses or on every change of state (docs/nodes/rate-changes.md).
  */
 
+/** Its option in the Operation field (the router lists it). */
+export const option = {
+	name: 'Check Parity',
+	value: 'checkParity',
+	description: "Compare a hotel's total for the same stay and room across websites against a reference website: win, meet or loss, with the severity of each loss",
+	action: 'Check rate parity',
+} as const;
+
 const show = showFor(['checkParity']);
 
 const hotelCode: INodeProperties = {

@@ -6,8 +6,7 @@ import { compSetPosition, hotelOffers, isUndercut, type Position, type UndercutR
 import type { RateField } from '../rules/observation';
 import { compareAlerts, compareItem, type CompareStanding } from '../rules/standing';
 
-import { rateFieldField } from './detectChanges.operation';
-import { codeField, numberField, optionField, positionsTableField, readSettings, recordSettings, showFor, textField } from './fields';
+import { codeField, numberField, optionField, positionsTableField, rateFieldField, readSettings, recordSettings, showFor, textField } from './fields';
 import { readRecords } from './records';
 import { runStanding, type StandingKind, type StandingSettings } from './standing';
 
@@ -16,6 +15,14 @@ import { runStanding, type StandingKind, type StandingSettings } from './standin
  * stay-night the incoming records touch; alerts on an undercut or a change of rank
  * (docs/nodes/rate-changes.md).
  */
+
+/** Its option in the Operation field (the router lists it). */
+export const option = {
+	name: 'Compare With My Hotel',
+	value: 'compareWithMyHotel',
+	description: "Where your hotel's rate stands among the other hotels for each stay-night of the incoming records: rank, lowest, median, highest, cheapest competitor",
+	action: 'Compare with my hotel',
+} as const;
 
 const show = showFor(['compareWithMyHotel']);
 

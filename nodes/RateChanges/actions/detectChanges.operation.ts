@@ -18,7 +18,7 @@ import {
 import { openMonthRows, ratesTable } from '../storage/tables';
 import { compareWithStored, meetsRule, type ChangeRule, type Observation, type RateChange, type RateField } from '../rules/observation';
 
-import { booleanField, numberField, optionField, readSettings, recordSettings, showFor, type RecordSettings } from './fields';
+import { booleanField, numberField, optionField, rateFieldField, readSettings, recordSettings, showFor, type RecordSettings } from './fields';
 import { byIdentity, readRecords, stayIdentity, withRecordStore, type ObservedItem, type RecordOperation } from './records';
 
 /**
@@ -26,20 +26,15 @@ import { byIdentity, readRecords, stayIdentity, withRecordStore, type ObservedIt
  * on, and the records whose change is worth an alert put out (docs/nodes/rate-changes.md).
  */
 
-const show = showFor(['detectChanges']);
+/** Its option in the Operation field (the router lists it). */
+export const option = {
+	name: 'Detect Changes',
+	value: 'detectChanges',
+	description: 'Compare each incoming rate record with the last one of its stay, keep it, and put out the changes worth an alert',
+	action: 'Detect rate changes',
+} as const;
 
-export const rateFieldField: INodeProperties = {
-	displayName: 'Rate Field',
-	name: 'rateField',
-	type: 'options',
-	default: 'onsiteRate',
-	displayOptions: showFor(['detectChanges', 'compareWithMyHotel']),
-	options: [
-		{ name: 'Onsite Rate', value: 'onsiteRate', description: 'The rate the website shows (onsiteRate)' },
-		{ name: 'Net Rate', value: 'netRate', description: 'The rate net of taxes (netRate)' },
-	],
-	description: 'Which rate of each record to compare. A rate of 0 means sold out.',
-};
+const show = showFor(['detectChanges']);
 
 const minChangePercent: INodeProperties = {
 	displayName: 'Change At Least (%)',

@@ -22,6 +22,14 @@ import { changesTableField, optionField, optionsOf, readSettings, showFor, textF
  * n8n's Data Tables are (docs/nodes/rate-changes.md).
  */
 
+/** Its option in the Operation field (the router lists it). */
+export const option = {
+	name: 'Digest',
+	value: 'digest',
+	description: 'Sum up every change not reported yet: one item per shop (or hotel) with a ready text and HTML table',
+	action: 'Build a digest of rate changes',
+} as const;
+
 const show = showFor(['digest']);
 
 export const DEFAULT_MAX_LISTED = 50;

@@ -18,17 +18,29 @@ import { CHANGES_TABLE_DEFAULT, POSITIONS_TABLE_DEFAULT, RATES_TABLE_DEFAULT } f
  * editor and the check cannot drift apart. An operation's own fields sit in its own file.
  */
 
-export type Operation = 'detectChanges' | 'compareWithMyHotel' | 'checkParity' | 'digest' | 'rateCalendar' | 'suggestRates';
-
-/** The operations that read incoming rate records. */
-export const RECORD_OPERATIONS: Operation[] = ['detectChanges', 'compareWithMyHotel', 'checkParity'];
+/** The operations that read incoming rate records (each name is checked against the router's list by test/package/operations.test.ts). */
+export const RECORD_OPERATIONS = ['detectChanges', 'compareWithMyHotel', 'checkParity'];
 
 /** The operations that read the remembered rates of a window of dates, once a run, whatever comes in. */
-export const CALENDAR_OPERATIONS: Operation[] = ['rateCalendar', 'suggestRates'];
+export const CALENDAR_OPERATIONS = ['rateCalendar', 'suggestRates'];
 
 export function showFor(operations: readonly string[], extra: IDisplayOptions['show'] = {}): IDisplayOptions {
 	return { show: { operation: [...operations], ...extra } };
 }
+
+/** Which rate of a record Detect Changes and Compare With My Hotel read. */
+export const rateFieldField: INodeProperties = {
+	displayName: 'Rate Field',
+	name: 'rateField',
+	type: 'options',
+	default: 'onsiteRate',
+	displayOptions: showFor(['detectChanges', 'compareWithMyHotel']),
+	options: [
+		{ name: 'Onsite Rate', value: 'onsiteRate', description: 'The rate the website shows (onsiteRate)' },
+		{ name: 'Net Rate', value: 'netRate', description: 'The rate net of taxes (netRate)' },
+	],
+	description: 'Which rate of each record to compare. A rate of 0 means sold out.',
+};
 
 export const ratesTableField: INodeProperties = {
 	displayName: 'Rates Table',

@@ -30,6 +30,14 @@ import { booleanOption, optionField, optionsOf, positionsTableField, readSetting
  * (docs/nodes/rate-changes.md).
  */
 
+/** Its option in the Operation field (the router lists it). */
+export const option = {
+	name: 'Rate Calendar',
+	value: 'rateCalendar',
+	description: "Each date of a window: your rate against the comp set's median, price index, events, demand, outliers and what moved since the last calendar, with a ready text and HTML month grid",
+	action: 'Build a rate calendar',
+} as const;
+
 const show = showFor(['rateCalendar']);
 
 const remember: INodeProperties = {

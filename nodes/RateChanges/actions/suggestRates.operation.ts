@@ -17,6 +17,14 @@ import { codeField, numberField, optionField, optionsOf, readSettings, showFor }
  * (docs/nodes/rate-changes.md).
  */
 
+/** Its option in the Operation field (the router lists it). */
+export const option = {
+	name: 'Suggest Rates',
+	value: 'suggestRates',
+	description: 'A suggested rate for each date by your rules (anchor, event and demand uplifts, bounds, rounding), each with its reason, for a person to approve; sets no price',
+	action: 'Suggest rates for approval',
+} as const;
+
 const show = showFor(['suggestRates']);
 
 const anchor: INodeProperties = {
