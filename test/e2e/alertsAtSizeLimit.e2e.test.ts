@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { FULL_DESCRIPTION } from '../../nodes/RateChanges/storage/dataTables';
-import { startInbox, type Inbox } from '../../platform/inbox';
 import type { RunSummary } from '../../platform/sandbox';
 import {
 	callMorningDigest,
@@ -17,11 +16,12 @@ import {
 	rateChangesKeyScopes,
 	REPO_ROOT,
 	retryFailedExecutions,
-	startE2e,
 	type E2eEnvironment,
 	type Recovery,
 } from '../../platform/n8n';
 import { describeVersions } from './describeVersions';
+import { RATE_ALERTS as EXAMPLE, RATE_DIGEST as DIGEST } from './exampleWorkflows';
+import { useE2eWithInbox } from './useE2e';
 import { changeIdentity, passesRule, repeated } from './rateChangeAlerts';
 
 /**
@@ -36,8 +36,6 @@ import { changeIdentity, passesRule, repeated } from './rateChangeAlerts';
  * inbox at the limit: it says the limit is reached, what to do, and that it marked nothing.
  */
 
-const EXAMPLE = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
-const DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
 const DIGEST_PATH = 'size-limit-morning-digest';
 const SHOP_ID = 1;
 const RECORDS = 240;
@@ -52,27 +50,16 @@ const ROOM_BYTES = 8 * 1024;
 const FULL_MESSAGE = /^n8n's Data Tables are full: Validation error with data table request: Data table size limit exceeded: \d+MB used, limit is 1MB$/;
 
 describeVersions(longE2eVersions().filter(publicApiHasDataTables), 'Rate alerts held back at the Data Tables size limit in n8n %s', (version) => {
-	let env: E2eEnvironment;
-	let inbox: Inbox;
+	const { env, inbox } = useE2eWithInbox((started) => ({
+		version,
+		workflows: [demoExample(EXAMPLE.file, started, EXAMPLE.id), digestOnCall(DIGEST.file, DIGEST.id, started, DIGEST_PATH)],
+		publish: [EXAMPLE.id, DIGEST.id],
+		// No cached size: n8n refuses from the very write that reaches the limit, not up to 5 s later.
+		env: { N8N_DATA_TABLES_MAX_SIZE_BYTES: String(SMALL_LIMIT), N8N_DATA_TABLES_SIZE_CHECK_CACHE_DURATION_MS: '0' },
+	}));
 	let firstRun: RunSummary;
 	let secondRun: RunSummary;
 	let before: Set<string>;
-
-	beforeAll(async () => {
-		inbox = await startInbox();
-		env = await startE2e({
-			version,
-			workflows: [demoExample(EXAMPLE.file, inbox, EXAMPLE.id), digestOnCall(DIGEST.file, DIGEST.id, inbox, DIGEST_PATH)],
-			publish: [EXAMPLE.id, DIGEST.id],
-			// No cached size: n8n refuses from the very write that reaches the limit, not up to 5 s later.
-			env: { N8N_DATA_TABLES_MAX_SIZE_BYTES: String(SMALL_LIMIT), N8N_DATA_TABLES_SIZE_CHECK_CACHE_DURATION_MS: '0' },
-		});
-	}, 30 * 60_000);
-
-	afterAll(async () => {
-		await env?.close();
-		await inbox?.close();
-	});
 
 	async function deliver(options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]): Promise<RunSummary> {
 		const known = await env.n8n.executionIds(EXAMPLE.id);

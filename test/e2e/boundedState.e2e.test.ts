@@ -15,6 +15,7 @@ import {
 import { startPostgres, type ServiceProcess } from '../../platform/queue';
 import { authHeaders } from '../../platform/sandbox/delivery';
 import { describeVersions } from './describeVersions';
+import { RATE_ALERTS as ALERTS, RATE_DIGEST as DIGEST } from './exampleWorkflows';
 
 /**
  * State that stays bounded, in a real n8n: the "Rate change alerts" example takes a shop a day
@@ -30,8 +31,6 @@ import { describeVersions } from './describeVersions';
  * adds a run on Postgres (with Postgres' own autovacuum).
  */
 
-const ALERTS = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
-const DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
 const DETECT_NODE = 'Detect changes';
 const DIGEST_PATH = 'bounded-state-morning-digest';
 

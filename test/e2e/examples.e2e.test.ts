@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { digestEvents } from './digestExpectation';
-import { startInbox, type Inbox } from '../../platform/inbox';
 import {
 	AIRPORTS_CREDENTIAL,
 	API_CREDENTIAL,
@@ -22,11 +21,9 @@ import {
 	SAMPLE_SCHEDULE_ROWS,
 	scheduleSheetRows,
 	slackChannelOf,
-	startE2e,
-	type E2eEnvironment,
 	type SheetRow,
-	type WorkflowSeed,
 } from '../../platform/n8n';
+import { useE2eWithInbox } from './useE2e';
 
 /**
  * The example workflows of examples/, imported as a user imports them (with the demo credentials
@@ -135,26 +132,18 @@ describe('the example workflows as files', () => {
 });
 
 describe.each(e2eVersions())('the example workflows in n8n %s', (version) => {
-	let env: E2eEnvironment;
-	let inbox: Inbox;
-
-	beforeAll(async () => {
-		inbox = await startInbox();
-		// n8n 1.x has neither the Data Table node's version 1.1 nor Data Tables in its public API.
-		const withSheet = publicApiHasDataTables(version);
-		const workflows: WorkflowSeed[] = [
+	// n8n 1.x has neither the Data Table node's version 1.1 nor Data Tables in its public API.
+	const withSheet = publicApiHasDataTables(version);
+	const { env, inbox } = useE2eWithInbox((started) => ({
+		version,
+		workflows: [
 			// As npm start imports it: posting to the demo inbox.
-			demoExample(RATE_ALERT.file, inbox, RATE_ALERT.id),
+			demoExample(RATE_ALERT.file, started, RATE_ALERT.id),
 			...(withSheet ? [{ ...startedByWebhook(readExample(SCHEDULES.file)), id: SCHEDULES.id }] : []),
 			{ ...readExample(DIGEST.file), id: DIGEST.id },
-		];
-		env = await startE2e({ version, workflows, publish: withSheet ? [RATE_ALERT.id, SCHEDULES.id] : [RATE_ALERT.id] });
-	}, 30 * 60_000);
-
-	afterAll(async () => {
-		await env?.close();
-		await inbox?.close();
-	});
+		],
+		publish: withSheet ? [RATE_ALERT.id, SCHEDULES.id] : [RATE_ALERT.id],
+	}));
 
 	test("every node of every example is a node type and version this n8n offers (on n8n 1.x all but the Data Table and AI Agent versions of 2.x)", async () => {
 		const offered = new Set(

@@ -23,6 +23,7 @@ import {
 	type WriteFaults,
 } from '../../platform/n8n';
 import { describeVersions } from './describeVersions';
+import { RATE_ALERTS, RATE_DIGEST, UNDERCUT_ALERTS, UNDERCUT_DIGEST } from './exampleWorkflows';
 import { expectedParityLosses, expectedUndercuts } from './compSet';
 import { changeIdentity, passesRule, repeated } from './rateChangeAlerts';
 
@@ -38,10 +39,6 @@ import { changeIdentity, passesRule, repeated } from './rateChangeAlerts';
  * one) must be every expected alert exactly once, and the digest must list each once.
  */
 
-const RATE_ALERTS = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
-const RATE_DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
-const UNDERCUT_ALERTS = { file: 'undercut-parity-alerts.json', id: 'exStanding000001' };
-const UNDERCUT_DIGEST = { file: 'undercut-parity-digest.json', id: 'exStandingDigest' };
 
 /**
  * One update in 7, one of every other write in 5, the two faults in turn; one fault in 20 stuck

@@ -21,6 +21,7 @@ import { createPrng, deriveSeed } from '../../platform/sandbox/prng';
 import { priced, SOLD_OUT } from '../../platform/sandbox/rateRecords';
 import type { StoredWebhook } from '../../platform/sandbox/webhooks';
 import { describeVersions } from './describeVersions';
+import { RATE_ALERTS as ALERTS, RATE_DIGEST as DIGEST } from './exampleWorkflows';
 import { changeIdentity, repeated } from './rateChangeAlerts';
 
 /**
@@ -38,8 +39,6 @@ import { changeIdentity, repeated } from './rateChangeAlerts';
  * What must alert is worked out here, from the shop model below, not from the node.
  */
 
-const ALERTS = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
-const DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
 const DETECT_NODE = 'Detect changes';
 const DIGEST_PATH = 'one-record-posts-morning-digest';
 

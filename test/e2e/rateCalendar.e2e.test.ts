@@ -1,4 +1,4 @@
-import { startInbox, type EmailMessage, type Inbox } from '../../platform/inbox';
+import type { EmailMessage } from '../../platform/inbox';
 import type { RateRecord, RunShopOptions, RunSummary } from '../../platform/sandbox';
 import {
 	DATA_TABLE_SCOPES,
@@ -12,12 +12,11 @@ import {
 	outputOf,
 	publicApiHasDataTables,
 	slackChannelOf,
-	startE2e,
-	type E2eEnvironment,
 	type WorkflowSeed,
 } from '../../platform/n8n';
 import { datesBetween, expectedCalendar, expectedSuggestions, type CalendarRules, type ExpectedDay } from './calendarExpectation';
 import { describeVersions } from './describeVersions';
+import { useE2eWithInbox } from './useE2e';
 
 /**
  * The "Morning rate calendar" and "Suggested rates for approval" examples in a real n8n against
@@ -73,8 +72,16 @@ function buttons(email: EmailMessage): Map<string, string> {
 }
 
 describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Rate calendar and suggested rates in n8n %s', (version) => {
-	let env: E2eEnvironment;
-	let inbox: Inbox;
+	const { env, inbox } = useE2eWithInbox((started) => ({
+		version,
+		workflows: [
+			demoExample(ALERTS.file, started, ALERTS.id),
+			digestExample(CALENDAR.file, CALENDAR.id, started),
+			{ ...approvalStartedByWebhook(demoExample(APPROVAL.file, started)), id: APPROVAL.id },
+		],
+		publish: [ALERTS.id, APPROVAL.id],
+		credentials: [demoSmtpCredential(started.smtp)],
+	}));
 	let tables: N8nPublicApi;
 	let month: { run: RunSummary; records: RateRecord[] };
 	let firstCalendar: Json;
@@ -110,19 +117,7 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Rate calendar an
 	}
 
 	beforeAll(async () => {
-		inbox = await startInbox();
-		const workflows: WorkflowSeed[] = [
-			demoExample(ALERTS.file, inbox, ALERTS.id),
-			digestExample(CALENDAR.file, CALENDAR.id, inbox),
-			{ ...approvalStartedByWebhook(demoExample(APPROVAL.file, inbox)), id: APPROVAL.id },
-		];
-		env = await startE2e({ version, workflows, publish: [ALERTS.id, APPROVAL.id], credentials: [demoSmtpCredential(inbox.smtp)] });
 		tables = new N8nPublicApi(env.n8n.baseUrl, await env.n8n.createApiKey('Calendar e2e reader', DATA_TABLE_SCOPES));
-	}, 30 * 60_000);
-
-	afterAll(async () => {
-		await env?.close();
-		await inbox?.close();
 	});
 
 	test("the calendar holds, for each of the next 30 dates, the figures of the sandbox's shop and the events near the hotel, with every kind of date", async () => {

@@ -1,4 +1,4 @@
-import { startInbox, type Inbox } from '../../platform/inbox';
+import type { Inbox } from '../../platform/inbox';
 import type { RunSummary } from '../../platform/sandbox';
 import {
 	demoExample,
@@ -8,11 +8,12 @@ import {
 	outputOf,
 	publicApiHasDataTables,
 	slackChannelOf,
-	startE2e,
 	type E2eEnvironment,
 	type WorkflowSeed,
 } from '../../platform/n8n';
 import { describeVersions } from './describeVersions';
+import { RATE_ALERTS as EXAMPLE, RATE_DIGEST as DIGEST } from './exampleWorkflows';
+import { useE2eWithInbox } from './useE2e';
 import { changeIdentity, passesRule } from './rateChangeAlerts';
 
 /**
@@ -24,8 +25,6 @@ import { changeIdentity, passesRule } from './rateChangeAlerts';
  * the same month rows are part of every run.
  */
 
-const EXAMPLE = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
-const DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
 const SHOP_ID = 1;
 const RECORDS = 240;
 /**
@@ -42,8 +41,7 @@ function examples(inbox: Inbox): WorkflowSeed[] {
 }
 
 describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Rate change alerts in n8n %s', (version) => {
-	let env: E2eEnvironment;
-	let inbox: Inbox;
+	const { env, inbox } = useE2eWithInbox((started) => ({ version, workflows: examples(started), publish: [EXAMPLE.id] }));
 	let firstRun: RunSummary;
 	let secondRun: RunSummary;
 
@@ -57,16 +55,6 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Rate change aler
 		const alerts = (await env.n8n.executionOutputs(EXAMPLE.id, 'Detect changes', { except: before })).flat();
 		return { run, alerts };
 	}
-
-	beforeAll(async () => {
-		inbox = await startInbox();
-		env = await startE2e({ version, workflows: examples(inbox), publish: [EXAMPLE.id] });
-	}, 30 * 60_000);
-
-	afterAll(async () => {
-		await env?.close();
-		await inbox?.close();
-	});
 
 	const postedDigests = () => inbox.slackMessages(slackChannelOf(DIGEST.file));
 
@@ -139,18 +127,7 @@ describeVersions(
 	e2eVersions().filter((version) => !publicApiHasDataTables(version)),
 	'Rate change alerts in n8n %s, whose public API has no Data Tables',
 	(version) => {
-		let env: E2eEnvironment;
-		let inbox: Inbox;
-
-		beforeAll(async () => {
-			inbox = await startInbox();
-			env = await startE2e({ version, workflows: examples(inbox), publish: [EXAMPLE.id] });
-		}, 30 * 60_000);
-
-		afterAll(async () => {
-			await env?.close();
-			await inbox?.close();
-		});
+		const { env, inbox } = useE2eWithInbox((started) => ({ version, workflows: examples(started), publish: [EXAMPLE.id] }));
 
 		test('a delivered shop is accepted, and its execution fails at Detect changes with the error that names n8n 2.8', async () => {
 			const run = await env.sandbox.runShop({ shopId: SHOP_ID, records: DELIVERY.perDelivery, ...DELIVERY });

@@ -1,4 +1,4 @@
-import { startInbox, type Inbox } from '../../platform/inbox';
+import type { Inbox } from '../../platform/inbox';
 import type { MarketInput, RateRecord, RunSummary } from '../../platform/sandbox';
 import {
 	DEMO_SHOPS,
@@ -13,12 +13,13 @@ import {
 	outputOf,
 	printProgress,
 	publicApiHasDataTables,
-	startE2e,
 	type E2eEnvironment,
 	type WorkflowSeed,
 } from '../../platform/n8n';
 import { expectedParityLosses, expectedUndercuts } from './compSet';
 import { describeVersions } from './describeVersions';
+import { UNDERCUT_ALERTS as EXAMPLE, UNDERCUT_DIGEST as DIGEST } from './exampleWorkflows';
+import { useE2eWithInbox } from './useE2e';
 
 /**
  * The "Undercut and parity alerts" example (and its digest, "Undercut and parity digest", by email)
@@ -33,8 +34,6 @@ import { describeVersions } from './describeVersions';
  * set of every night at once.
  */
 
-const EXAMPLE = { file: 'undercut-parity-alerts.json', id: 'exStanding000001' };
-const DIGEST = { file: 'undercut-parity-digest.json', id: 'exStandingDigest' };
 const FEED = { id: 'e2eStandingFeed1', name: 'Position feed and rank watch' };
 const SHOP_ID = 1;
 /** Shop 1's six hotels on its two websites, days 1 to 5 after the run. */
@@ -227,8 +226,12 @@ interface Shop {
 const nightKey = (item: Record_) => `${item.websiteCode}|${item.checkIn}`;
 
 describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and parity alerts in n8n %s', (version) => {
-	let env: E2eEnvironment;
-	let inbox: Inbox;
+	const { env, inbox } = useE2eWithInbox((started) => ({
+		version,
+		workflows: [...examples(started), feedWorkflow()],
+		publish: [EXAMPLE.id, FEED.id],
+		credentials: [demoSmtpCredential(started.smtp)],
+	}));
 	const shops: Shop[] = [];
 
 	async function deliver(options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]): Promise<Shop> {
@@ -291,16 +294,8 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
 		).sort();
 	}
 
-	beforeAll(async () => {
-		inbox = await startInbox();
-		const feed = feedWorkflow();
-		env = await startE2e({ version, workflows: [...examples(inbox), feed], publish: [EXAMPLE.id, FEED.id], credentials: [demoSmtpCredential(inbox.smtp)] });
+	beforeAll(() => {
 		env.sandbox.setClock(CLOCK);
-	}, 30 * 60_000);
-
-	afterAll(async () => {
-		await env?.close();
-		await inbox?.close();
 	});
 
 	const currencies = { [OTHER_CURRENCY_HOTEL]: 'EUR' };
@@ -467,18 +462,7 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
  * issue 36 found alerts missing and alerts the whole comp set does not give).
  */
 describeVersions(longE2eVersions().filter(publicApiHasDataTables), 'The first shop of the undercut and parity example, one record a delivery, in n8n %s', (version) => {
-	let env: E2eEnvironment;
-	let inbox: Inbox;
-
-	beforeAll(async () => {
-		inbox = await startInbox();
-		env = await startE2e({ version, workflows: examples(inbox), publish: [EXAMPLE.id], credentials: [demoSmtpCredential(inbox.smtp)] });
-	}, 30 * 60_000);
-
-	afterAll(async () => {
-		await env?.close();
-		await inbox?.close();
-	});
+	const { env, inbox } = useE2eWithInbox((started) => ({ version, workflows: examples(started), publish: [EXAMPLE.id], credentials: [demoSmtpCredential(started.smtp)] }));
 
 	test('overlapping executions alert each undercut and parity loss of the whole comp set once, and the digest lists each once', async () => {
 		const run = await env.sandbox.runShop(DEMO_SHOPS.today);
@@ -523,28 +507,21 @@ describeVersions(
 	e2eVersions().filter((version) => !publicApiHasDataTables(version)),
 	'Undercut and parity alerts in n8n %s, whose public API has no Data Tables',
 	(version) => {
-		let env: E2eEnvironment;
-		let inbox: Inbox;
+		const { env, inbox } = useE2eWithInbox((started) => ({
+			version,
+			workflows: [parityOnly(started), digestExample(DIGEST.file, DIGEST.id, started), feedWorkflow()],
+			publish: [EXAMPLE.id, FEED.id],
+			credentials: [demoSmtpCredential(started.smtp)],
+		}));
 
 		/** The example with only Check Parity after the trigger (Detect Changes is proven in rateChanges.e2e.test.ts). */
-		function parityOnly(): WorkflowSeed {
-			const workflow = demoExample(EXAMPLE.file, inbox, EXAMPLE.id);
+		function parityOnly(started: Inbox): WorkflowSeed {
+			const workflow = demoExample(EXAMPLE.file, started, EXAMPLE.id);
 			const nodes = workflow.nodes.map((node) =>
 				node.name === 'Detect changes' || node.name === 'Compare with my hotel' ? { ...node, disabled: true } : node,
 			);
 			return { ...workflow, nodes };
 		}
-
-		beforeAll(async () => {
-			inbox = await startInbox();
-			const digest = digestExample(DIGEST.file, DIGEST.id, inbox);
-			env = await startE2e({ version, workflows: [parityOnly(), digest, feedWorkflow()], publish: [EXAMPLE.id, FEED.id], credentials: [demoSmtpCredential(inbox.smtp)] });
-		}, 30 * 60_000);
-
-		afterAll(async () => {
-			await env?.close();
-			await inbox?.close();
-		});
 
 		test('a delivered shop is accepted, and Check Parity and Compare With My Hotel fail with the error that names n8n 2.8', async () => {
 			const run = await env.sandbox.runShop({ shopId: SHOP_ID, records: RECORDS, perDelivery: RECORDS });

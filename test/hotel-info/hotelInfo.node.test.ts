@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { credentialsFor, runNode, useSandbox } from '../harness';
-import { startStubService } from './stubService';
+import { startStubService } from '../harness/stubService';
 
 const FIRST_CODE = 100001;
 const UNKNOWN_CODE = 999999;

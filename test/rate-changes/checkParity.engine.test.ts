@@ -1,8 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { DataTablesApi } from '../../platform/dataTables';
-
-import { DETECT, DIGEST, runRateChanges, shopOf, staysOf, useStandIn, type StaySpec } from './standIn';
+import { DETECT, DIGEST, runRateChanges, shopOf, staysOf, useStandIn, type StaySpec } from '../harness/standIn';
 
 /**
  * Check Parity in n8n's engine against the stand-in for n8n's Data Tables API: my hotel's total on
@@ -10,9 +8,7 @@ import { DETECT, DIGEST, runRateChanges, shopOf, staysOf, useStandIn, type StayS
  * and listed once in the digest.
  */
 
-let api: DataTablesApi;
-
-useStandIn((started) => (api = started));
+const api = useStandIn();
 
 const MINE = 600001;
 const SHOP = '2027-05-01T06:00:00Z';

@@ -1,8 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { DataTablesApi } from '../../platform/dataTables';
-
-import { DETECT, DIGEST, runRateChanges, shopOf, staysOf, useStandIn, type StaySpec } from './standIn';
+import { DETECT, DIGEST, runRateChanges, shopOf, staysOf, useStandIn, type StaySpec } from '../harness/standIn';
 
 /**
  * What Compare With My Hotel's flags mean to the one reading them: `undercut` follows Undercut At
@@ -10,9 +8,7 @@ import { DETECT, DIGEST, runRateChanges, shopOf, staysOf, useStandIn, type StayS
  * one alert, listed once in the digest with the rank move named beside it.
  */
 
-let api: DataTablesApi;
-
-useStandIn((started) => (api = started));
+const api = useStandIn();
 
 const MINE = 500001;
 const RIVAL = 500002;

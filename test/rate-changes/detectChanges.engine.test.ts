@@ -1,15 +1,11 @@
-import type { DataTablesApi } from '../../platform/dataTables';
-
-import { baseRate, changeText, chunks, DETECT, detectInDeliveries, runRateChanges, secondRate, secondShopAlerts, shopOf, staysOf, useStandIn } from './standIn';
+import { baseRate, changeText, chunks, DETECT, detectInDeliveries, runRateChanges, secondRate, secondShopAlerts, shopOf, staysOf, useStandIn } from '../harness/standIn';
 
 /**
  * Detect Changes in n8n's engine against the stand-in for n8n's Data Tables API: a shop fills the
  * rates table quietly and a later one alerts exactly what moved, once.
  */
 
-let api: DataTablesApi;
-
-useStandIn((started) => (api = started));
+const api = useStandIn();
 
 const stays = staysOf([100001, 100002], [1, 2], '2027-02-20', 14);
 const FIRST = '2027-02-01T06:00:00Z';

@@ -1,6 +1,4 @@
-import type { DataTablesApi } from '../../platform/dataTables';
-
-import { baseRate, detectInDeliveries, DIGEST, digestChangeText, runRateChanges, secondRate, secondShopAlerts, shopOf, staysOf, useStandIn } from './standIn';
+import { baseRate, detectInDeliveries, DIGEST, digestChangeText, runRateChanges, secondRate, secondShopAlerts, shopOf, staysOf, useStandIn } from '../harness/standIn';
 
 /**
  * Digest in n8n's engine against the stand-in for n8n's Data Tables API: after Detect Changes has
@@ -8,9 +6,7 @@ import { baseRate, detectInDeliveries, DIGEST, digestChangeText, runRateChanges,
  * sent again by its ID.
  */
 
-let api: DataTablesApi;
-
-useStandIn((started) => (api = started));
+const api = useStandIn();
 
 const stays = staysOf([100001, 100002], [1, 2], '2027-02-20', 14);
 

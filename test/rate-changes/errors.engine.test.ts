@@ -3,12 +3,11 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { DataTablesApi } from '../../platform/dataTables';
 import { RATES_COLUMNS, RATES_TABLE_DEFAULT } from '../../nodes/RateChanges/storage/tables';
 import { runNode } from '../harness';
-import { rateRecord } from '../rate-trigger/fixtures';
+import { rateRecord } from '../harness/rateRecords';
 
-import { DETECT, DIGEST, runRateChanges, startStandIn, useStandIn } from './standIn';
+import { DETECT, DIGEST, runRateChanges, useStandIn, withStandIn } from '../harness/standIn';
 
 /**
  * What a user reads when something is wrong, Detect Changes run in n8n's engine against the
@@ -16,9 +15,7 @@ import { DETECT, DIGEST, runRateChanges, startStandIn, useStandIn } from './stan
  * name what to fix, and the API key shows nowhere.
  */
 
-let api: DataTablesApi;
-
-useStandIn((started) => (api = started));
+const api = useStandIn();
 
 function without(field: string, overrides: IDataObject = {}): IDataObject {
 	const record = rateRecord(overrides);
@@ -77,16 +74,12 @@ describe('an API key n8n refuses names the credential field to fix, and never sh
 	});
 
 	it('names the scopes the key lacks, never the key itself', async () => {
-		const scoped = await startStandIn({ scopes: ['dataTable:list', 'dataTableRow:read'], enforceScopes: true });
-		try {
+		await withStandIn(async (scoped) => {
 			const result = await runRateChanges(scoped, DETECT, [valid(2)]);
 			expect(result.error?.message).toBe('The n8n API key may not do this (POST /data-tables)');
 			expect(result.error?.description).toContain('dataTable:create, dataTableRow:read, dataTableRow:create, dataTableRow:update, dataTableRow:delete');
 			expect(JSON.stringify(result.run.data.resultData)).not.toContain(scoped.apiKey);
-		} finally {
-			await scoped.settled();
-			await scoped.close();
-		}
+		}, { scopes: ['dataTable:list', 'dataTableRow:read'], enforceScopes: true });
 	});
 });
 

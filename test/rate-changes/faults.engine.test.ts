@@ -5,7 +5,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { DataTablesApi, Fault } from '../../platform/dataTables';
 import type { NodeRunResult } from '../harness';
 
-import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, startStandIn, type StaySpec } from './standIn';
+import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, withStandIn, type StaySpec } from '../harness/standIn';
 
 /**
  * Exactly once under faults: for every operation of Rate Changes and every request it sends, each
@@ -64,8 +64,7 @@ const digestText = (json: IDataObject): string[] => ((json.changes as IDataObjec
 type Recovery = 'retry' | 'redelivery';
 
 async function play(scenario: Scenario, fault?: { at: number; kind: Injected }, recovery: Recovery = 'retry'): Promise<Outcome> {
-	const api = await startStandIn();
-	try {
+	return await withStandIn(async (api) => {
 		const run = runnerFor(api);
 		await scenario.setup(api, run);
 		const base = api.requests.length;
@@ -112,25 +111,19 @@ async function play(scenario: Scenario, fault?: { at: number; kind: Injected }, 
 		const digest = await run(DIGEST, [{ scheduled: 'after' }]);
 		expect(digest.error).toBeUndefined();
 		return { alerts: alerts.sort(), digest: digest.items.flatMap((item) => digestText(item.json)).sort(), diedAfterConfirming, unmarked };
-	} finally {
-		await api.settled();
-		await api.close();
-	}
+	});
 }
 
 /** How many requests the part under test sends without faults. */
 async function requestsOf(scenario: Scenario): Promise<number> {
-	const api = await startStandIn();
-	try {
+	return await withStandIn(async (api) => {
 		const run = runnerFor(api);
 		await scenario.setup(api, run);
 		const base = api.requests.length;
 		for (const execution of scenario.executions) await run(execution.parameters, execution.items);
 		await api.settled();
 		return api.requests.length - base;
-	} finally {
-		await api.close();
-	}
+	});
 }
 
 const FIRST = '2027-02-01T06:00:00Z';
@@ -263,8 +256,7 @@ describe('a write n8n made though every answer to it was lost is recognised, and
 	const second = shopOf(stays, SECOND, moved);
 
 	async function oneRecordAtATime(stuck?: { write: (body: IDataObject) => boolean; fault: Fault }): Promise<{ alerts: string[]; digest: string[]; errors: number }> {
-		const api = await startStandIn();
-		try {
+		return await withStandIn(async (api) => {
 			const run = runnerFor(api);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
 			let stuckOn: string | undefined;
@@ -284,10 +276,7 @@ describe('a write n8n made though every answer to it was lost is recognised, and
 			}
 			const digest = await run(DIGEST, [{ scheduled: 'after' }]);
 			return { alerts: alerts.sort(), digest: digest.items.flatMap((item) => digestText(item.json)).sort(), errors };
-		} finally {
-			await api.settled();
-			await api.close();
-		}
+		});
 	}
 
 	let clean: Awaited<ReturnType<typeof oneRecordAtATime>>;
@@ -299,8 +288,7 @@ describe('a write n8n made though every answer to it was lost is recognised, and
 	// a resend would push this one's token out, and its write, made, would count as lost (its alerts
 	// gone). So the row is read first, at once.
 	it('a compare-and-set whose answer was lost is looked into at once: the row is read before the update is sent again', async () => {
-		const api = await startStandIn();
-		try {
+		await withStandIn(async (api) => {
 			const run = runnerFor(api);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
 			let lostAt: number | undefined;
@@ -314,10 +302,7 @@ describe('a write n8n made though every answer to it was lost is recognised, and
 			expect(result.items.map((item) => item.json.changeType)).toEqual(['soldOut']);
 			const next = api.requests[(lostAt as number) + 1];
 			expect({ method: next.method, operation: next.operation }).toEqual({ method: 'GET', operation: 'readRows' });
-		} finally {
-			await api.settled();
-			await api.close();
-		}
+		});
 	});
 
 	it.each(WRITES.flatMap(([name, write]) => (['lostAfterCommit', 'error500AfterCommit'] as const).map((fault) => [name, fault, write] as const)))(
@@ -343,8 +328,7 @@ function compareAndSetOf(api: DataTablesApi, month: string): (request: { operati
 
 describe('an execution that died between its write and its confirm is recognised however many write the row after it', () => {
 	it('puts its alerts out once on n8n\'s Retry, after ten other executions wrote the same month row', async () => {
-		const api = await startStandIn();
-		try {
+		await withStandIn(async (api) => {
 			const run = runnerFor(api);
 			const month = staysOf([100001], [1], '2027-03-01', 12);
 			await run(DETECT, shopOf(month, FIRST, baseRate));
@@ -368,17 +352,13 @@ describe('an execution that died between its write and its confirm is recognised
 			expect(retried.items.map((item) => changeText(item.json))).toEqual([`100001|1|2027-03-01|Double|up|${baseRate(month[0], 0)}|${up30(month[0], 0)}`]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(1);
-		} finally {
-			await api.settled();
-			await api.close();
-		}
+		});
 	}, 60_000);
 });
 
 describe('an execution that confirmed a round of writes and failed in a later one', () => {
 	it("puts out the first round's alerts on n8n's Retry too, once, and the digest lists each once", async () => {
-		const api = await startStandIn();
-		try {
+		await withStandIn(async (api) => {
 			const run = runnerFor(api);
 			// Two check-in months: 31 March in one month row, 1 and 2 April in the next.
 			const stays = staysOf([100001], [1], '2027-03-31', 3);
@@ -412,17 +392,13 @@ describe('an execution that confirmed a round of writes and failed in a later on
 			]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(3);
-		} finally {
-			await api.settled();
-			await api.close();
-		}
+		});
 	}, 60_000);
 });
 
 describe('an execution whose later round got no row in, and whose empty entry n8n would not remove', () => {
 	it('still ends well and puts out every alert once', async () => {
-		const api = await startStandIn();
-		try {
+		await withStandIn(async (api) => {
 			const run = runnerFor(api);
 			const stays = staysOf([100001], [1], '2027-03-31', 4);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
@@ -451,17 +427,13 @@ describe('an execution whose later round got no row in, and whose empty entry n8
 			]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(4);
-		} finally {
-			await api.settled();
-			await api.close();
-		}
+		});
 	}, 60_000);
 });
 
 describe("a Retry that resolved another execution's orphan and then failed itself", () => {
 	it("leaves the orphan to the next Retry, which puts its alerts out once", async () => {
-		const api = await startStandIn();
-		try {
+		await withStandIn(async (api) => {
 			const run = runnerFor(api);
 			const stays = staysOf([100001], [1], '2027-03-31', 2);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
@@ -481,17 +453,13 @@ describe("a Retry that resolved another execution's orphan and then failed itsel
 			]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(2);
-		} finally {
-			await api.settled();
-			await api.close();
-		}
+		});
 	}, 60_000);
 });
 
 describe('an execution that died before its confirm, its row then written by executions that began before it', () => {
 	it("is still named by the row, and n8n's Retry puts its alert out once", async () => {
-		const api = await startStandIn();
-		try {
+		await withStandIn(async (api) => {
 			const run = runnerFor(api);
 			const stays = staysOf([100001], [1], '2027-03-01', 5);
 			await run(DETECT, shopOf(stays, FIRST, baseRate));
@@ -524,9 +492,6 @@ describe('an execution that died before its confirm, its row then written by exe
 			expect(retried.items.map((item) => changeText(item.json))).toEqual([`100001|1|2027-03-01|Double|up|${baseRate(stays[0], 0)}|${up30(stays[0], 0)}`]);
 			const digest = await run(DIGEST, [{ scheduled: 'next' }]);
 			expect(digest.items.flatMap((item) => digestText(item.json))).toHaveLength(5);
-		} finally {
-			await api.settled();
-			await api.close();
-		}
+		});
 	}, 60_000);
 });

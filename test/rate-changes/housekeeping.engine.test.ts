@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { DataTablesApi } from '../../platform/dataTables';
 import { runPool } from '../../platform/sandbox/delivery';
 
-import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, startStandIn, staysOf, type StaySpec } from './standIn';
+import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, withStandIn, type StaySpec } from '../harness/standIn';
 
 /**
  * Housekeeping never costs an alert (issue 38: with a key one scope short, the daily clean-up's
@@ -42,18 +42,10 @@ async function digestOf(api: DataTablesApi): Promise<{ listed: string[]; text: s
 
 describe('a key that may not delete rows: the clean-up costs no alert and the digest says what to fix', () => {
 	it('puts every alert out once, and the digest lists each once and names the refusal once', async () => {
-		const whole = await startStandIn();
-		let clean: { alerts: string[]; errors: string[] };
-		try {
-			clean = await shopsOneRecordAPost(whole);
-		} finally {
-			await whole.settled();
-			await whole.close();
-		}
+		const clean = await withStandIn(async (whole) => await shopsOneRecordAPost(whole));
 		expect(clean.alerts.length).toBeGreaterThan(0);
 
-		const scoped = await startStandIn({ scopes: WITHOUT_DELETE, enforceScopes: true });
-		try {
+		await withStandIn(async (scoped) => {
 			const shops = await shopsOneRecordAPost(scoped);
 			expect(shops.errors).toEqual([]);
 			expect(shops.alerts).toEqual(clean.alerts);
@@ -70,9 +62,6 @@ describe('a key that may not delete rows: the clean-up costs no alert and the di
 			const next = await digestOf(scoped);
 			expect(next.listed).toEqual([]);
 			expect(next.text).not.toContain('could not run');
-		} finally {
-			await scoped.settled();
-			await scoped.close();
-		}
+		}, { scopes: WITHOUT_DELETE, enforceScopes: true });
 	}, 120_000);
 });

@@ -14,7 +14,7 @@ import {
 	type StoredRate,
 } from '../../nodes/RateChanges/rules/observation';
 import { fieldErrorOf } from '../harness/fieldErrors';
-import { rateRecord } from '../rate-trigger/fixtures';
+import { rateRecord } from '../harness/rateRecords';
 
 /** What Detect Changes compares (nodes/RateChanges/rateChanges.ts), rule by rule. */
 

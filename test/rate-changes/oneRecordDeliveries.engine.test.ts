@@ -1,10 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { DataTablesApi } from '../../platform/dataTables';
 import { runPool } from '../../platform/sandbox/delivery';
 import { createPrng } from '../../platform/sandbox/prng';
 
-import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, useStandIn, type StaySpec } from './standIn';
+import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, secondRate, secondShopAlerts, shopOf, staysOf, useStandIn, type StaySpec } from '../harness/standIn';
 
 /**
  * The delivery shape the service describes (spec, part 6): one rate record a POST, many at once,
@@ -12,9 +11,7 @@ import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges,
  * others write the same rows), every alert comes out once, and the digest lists each once.
  */
 
-let api: DataTablesApi;
-
-useStandIn((started) => (api = started));
+const api = useStandIn();
 
 const FIRST = '2027-02-01T06:00:00Z';
 const SECOND = '2027-02-02T06:00:00Z';
@@ -49,26 +46,12 @@ async function digestOnce(): Promise<string[]> {
 
 describe.each(SHAPES)('Detect Changes, one record a POST, $inFlight in flight, $order', ({ inFlight, arrange }) => {
 	const stays = staysOf([100001, 100002], [1, 2], '2027-02-20', 20, ['Double', 'Suite']);
-	/** The second shop: every 5th stay 20 % dearer, every 7th 5 % cheaper (no alert), every 11th sold out. */
-	const second = (stay: StaySpec, index: number): number => {
-		const rate = baseRate(stay, index);
-		if (index % 11 === 0) return 0;
-		if (index % 5 === 0) return Math.round(rate * 120) / 100;
-		return index % 7 === 0 ? Math.round(rate * 95) / 100 : rate;
-	};
-	const expected = stays
-		.flatMap((stay, index) => {
-			const [before, after] = [baseRate(stay, index), second(stay, index)];
-			if (after === 0) return [[stay.hotelCode, stay.websiteCode, stay.checkIn, stay.roomType, 'soldOut', before, null].join('|')];
-			if (Math.abs(after - before) / before < 0.1) return [];
-			return [[stay.hotelCode, stay.websiteCode, stay.checkIn, stay.roomType, after > before ? 'up' : 'down', before, after].join('|')];
-		})
-		.sort();
+	const expected = secondShopAlerts(stays);
 
 	it('fails no execution, alerts nothing on the first shop and exactly what moved on the second, once; the digest lists each once', async () => {
 		const first = await deliverOneByOne(DETECT, arrange(shopOf(stays, FIRST, baseRate)), inFlight);
 		expect(first).toEqual({ items: [], errors: [] });
-		const later = await deliverOneByOne(DETECT, arrange(shopOf(stays, SECOND, second)), inFlight);
+		const later = await deliverOneByOne(DETECT, arrange(shopOf(stays, SECOND, secondRate)), inFlight);
 		expect(later.errors).toEqual([]);
 		expect(later.items.map((json) => changeText(json)).sort()).toEqual(expected);
 		expect(expected.length).toBeGreaterThan(20);

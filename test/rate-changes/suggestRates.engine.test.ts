@@ -1,9 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { DataTablesApi } from '../../platform/dataTables';
 import { credentialsFor, useSandbox } from '../harness';
 
-import { DETECT, runRateChanges, shopOf, staysOf, useStandIn, type RateChangesRun, type StaySpec } from './standIn';
+import { DETECT, runRateChanges, shopOf, staysOf, useStandIn, type RateChangesRun, type StaySpec } from '../harness/standIn';
 
 /**
  * Suggest Rates in n8n's engine against the stand-in for n8n's Data Tables API and the service
@@ -12,9 +11,7 @@ import { DETECT, runRateChanges, shopOf, staysOf, useStandIn, type RateChangesRu
  */
 
 const sandbox = useSandbox({ speed: 0, clock: '2026-12-01T06:00:00Z' });
-let api: DataTablesApi;
-
-useStandIn((started) => (api = started));
+const api = useStandIn();
 
 const MINE = 100001;
 const [B, C, D] = [100002, 100003, 100004];

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { rateTriggerProperties } from '../../nodes/RateTrigger/description';
 import { compileRateFilter, type RateFilterParameters } from '../../nodes/RateTrigger/rateFilters';
 import { fieldErrorOf } from '../harness/fieldErrors';
-import { rateRecord } from './fixtures';
+import { rateRecord } from '../harness/rateRecords';
 
 const filterFields = (rateTriggerProperties.find((property) => property.name === 'filters')?.options ??
 	[]) as INodeProperties[];

@@ -16,7 +16,7 @@ import {
 	webhookContext,
 	type TriggerSetup,
 } from './fakeContexts';
-import { rateRecord } from './fixtures';
+import { rateRecord } from '../harness/rateRecords';
 
 const trigger = new TravelPricingRateTrigger();
 const hooks = trigger.webhookMethods.default;

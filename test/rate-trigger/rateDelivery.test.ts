@@ -1,7 +1,7 @@
 import type { DeliveryAuth } from '../../nodes/RateTrigger/deliveryAuth';
 import { receiveRateDelivery, type ReceiveSettings } from '../../nodes/RateTrigger/rateDelivery';
 import { compileRateFilter } from '../../nodes/RateTrigger/rateFilters';
-import { rateRecord } from './fixtures';
+import { rateRecord } from '../harness/rateRecords';
 
 const auth: DeliveryAuth = { type: 'bearer', token: 'delivery-secret' };
 const authorized = { authorization: 'Bearer delivery-secret' };

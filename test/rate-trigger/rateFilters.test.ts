@@ -1,6 +1,6 @@
 import { FieldError } from '../../nodes/shared/errors';
 import { compileRateFilter, type RateFilterParameters } from '../../nodes/RateTrigger/rateFilters';
-import { rateRecord } from './fixtures';
+import { rateRecord } from '../harness/rateRecords';
 
 const passes = (parameters: RateFilterParameters, overrides: Record<string, unknown> = {}) =>
 	compileRateFilter(parameters)(rateRecord(overrides));

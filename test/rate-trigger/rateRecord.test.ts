@@ -4,7 +4,7 @@ import {
 	rateRecordProblems,
 	readDeliveryContent,
 } from '../../nodes/RateTrigger/rateRecord';
-import { rateRecord } from './fixtures';
+import { rateRecord } from '../harness/rateRecords';
 
 describe('a delivery body becomes one candidate record per rate record', () => {
 	it('reads one record as one', () => {

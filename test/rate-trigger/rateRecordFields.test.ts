@@ -1,5 +1,5 @@
 import { rateRecordProblems } from '../../nodes/RateTrigger/rateRecord';
-import { rateRecord } from './fixtures';
+import { rateRecord } from '../harness/rateRecords';
 
 /**
  * The record check against spec part 6, with examples written here by hand: which fields the spec

@@ -97,6 +97,40 @@ export function deliveredRecords(receiver: Receiver): RateRecord[] {
 	return receiver.received.flatMap(({ body }) => [body].flat() as RateRecord[]);
 }
 
+export interface SubscribedSandbox {
+	sandbox: Sandbox;
+	/** No credentials, rooted at the control routes: `control.post('/run-shop', ...)`. */
+	control: AxiosInstance;
+	/** Subscribed as the account's webhook (no auth) and emptied before each test. */
+	receiver: Receiver;
+	/** Subscribes the receiver again, emptied: after a test has reset the sandbox. */
+	subscribe(): Promise<void>;
+}
+
+/** useFrozenSandbox with a receiver of what its shops deliver: for the tests of the shop models. */
+export function useSubscribedSandbox(): SubscribedSandbox {
+	const { sandbox, api } = useFrozenSandbox();
+	let started: Receiver | undefined;
+	beforeAll(async () => {
+		started = await startReceiver();
+	});
+	afterAll(async () => {
+		await started?.close();
+	});
+	const receiver = new Proxy({} as Receiver, {
+		get(_target, property) {
+			if (!started) throw new Error('The receiver starts in beforeAll: use it inside a test or a hook');
+			return Reflect.get(started, property, started) as unknown;
+		},
+	});
+	const subscribe = async () => {
+		receiver.received.length = 0;
+		expect((await api.post('/webhook', { endpoint: receiver.url, authType: 'none' })).status).toBeLessThan(300);
+	};
+	beforeEach(subscribe);
+	return { sandbox, control: once(() => client(`${sandbox.baseUrl}/__sandbox`)), receiver, subscribe };
+}
+
 /** The client `make` builds on first use, inside a test, once the sandbox has its port. */
 function once(make: () => AxiosInstance): AxiosInstance {
 	let made: AxiosInstance | undefined;

@@ -1,10 +1,9 @@
-import axios, { type AxiosInstance } from 'axios';
-import { deliveredRecords, startReceiver, type Receiver } from './frozenSandbox';
-import { startSandbox, type MarketInput, type RateRecord, type RunSummary, type Sandbox } from '../../platform/sandbox';
+import axios from 'axios';
+import { deliveredRecords, START, useSubscribedSandbox } from './frozenSandbox';
+import type { MarketInput, RateRecord, RunSummary } from '../../platform/sandbox';
 import { hotelNight, hotelPremiums, MARKET_SHAPE, nightLevel, websiteDiscount } from '../../platform/sandbox/marketShop';
 import { SOLD_OUT } from '../../platform/sandbox/rateRecords';
 
-const START = '2026-12-01T10:54:00.000Z';
 /** Shop 5: hotels 100019, 100067, 100117 and 100133 on websites 2, 5 and 12, USD, a 30-day horizon. */
 const SHOP = 5;
 const [MY_HOTEL, HOTEL_B, HOTEL_C] = [100019, 100067, 100117];
@@ -12,27 +11,7 @@ const PAIRS = 4 * 3;
 /** Every pair on every day of the horizon, then a first round for 3 guests. */
 const ALL_DAYS_AND_MORE = PAIRS * 30 + PAIRS * 2;
 
-let sandbox: Sandbox;
-let receiver: Receiver;
-let control: AxiosInstance;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0, speed: 0, clock: START });
-	receiver = await startReceiver();
-	control = axios.create({ baseURL: `${sandbox.baseUrl}/__sandbox`, validateStatus: () => true });
-});
-
-afterAll(async () => {
-	await receiver.close();
-	await sandbox.close();
-});
-
-beforeEach(async () => {
-	sandbox.reset();
-	sandbox.setClock(START);
-	receiver.received.length = 0;
-	await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
-});
+const { sandbox, control, receiver, subscribe } = useSubscribedSandbox();
 
 function recNumber(record: RateRecord): number {
 	return Number(/-rec(\d+)$/.exec(record.recordId)?.[1]);
@@ -344,8 +323,7 @@ describe('events', () => {
 		const plain = await marketRun({ seed: 4, myHotelCode: MY_HOTEL });
 		sandbox.reset();
 		sandbox.setClock(START);
-		await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
-		receiver.received.length = 0;
+		await subscribe();
 		const staged = await marketRun({ seed: 4, myHotelCode: MY_HOTEL, events: [{ checkIn: 3, nights: 2, impactScore: 85 }] });
 		const market = { seed: 4, myHotelCode: MY_HOTEL, prices: [], currencies: {}, events: [{ checkIn: 3, nights: 2, impactScore: 85 }] };
 		for (const [i, record] of staged.entries()) {

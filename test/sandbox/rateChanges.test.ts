@@ -1,32 +1,10 @@
-import axios, { type AxiosInstance } from 'axios';
-import { deliveredRecords, startReceiver, type Receiver } from './frozenSandbox';
-import { startSandbox, type ChangeType, type ExpectedChange, type RateRecord, type RunSummary, type Sandbox } from '../../platform/sandbox';
+import { deliveredRecords, useSubscribedSandbox } from './frozenSandbox';
+import type { ChangeType, ExpectedChange, RateRecord, RunSummary } from '../../platform/sandbox';
 
-const START = '2026-12-01T10:54:00.000Z';
 const CHANGES = { seed: 42, changed: 0.1, soldOut: 0.05, backOnSale: 0.5 };
 
-let sandbox: Sandbox;
-let receiver: Receiver;
-let control: AxiosInstance;
-
-beforeAll(async () => {
-	// A frozen clock: a repeat made at once must still be collected later than the run it repeats.
-	sandbox = await startSandbox({ port: 0, speed: 0, clock: START });
-	receiver = await startReceiver();
-	control = axios.create({ baseURL: `${sandbox.baseUrl}/__sandbox`, validateStatus: () => true });
-});
-
-afterAll(async () => {
-	await receiver.close();
-	await sandbox.close();
-});
-
-beforeEach(async () => {
-	sandbox.reset();
-	sandbox.setClock(START);
-	receiver.received.length = 0;
-	await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
-});
+// A frozen clock: a repeat made at once must still be collected later than the run it repeats.
+const { sandbox, control, receiver } = useSubscribedSandbox();
 
 /** What the Rate Changes node keys a stay on. */
 function stayOf(record: RateRecord): string {

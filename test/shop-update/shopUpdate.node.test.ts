@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { startStubService } from '../hotel-info/stubService';
+import { startStubService } from '../harness/stubService';
 import { airportByCode, credentialsFor, runNode, useSandbox } from '../harness';
 
 const OTHER_ACCOUNTS_SHOP = 900;

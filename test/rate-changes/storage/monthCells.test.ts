@@ -1,7 +1,7 @@
 import { packCells, unpackCells, type CellValueCodec, type MonthCells } from '../../../nodes/RateChanges/storage/monthCells';
 import { readStayMonth, stayMonthRow, storedStays, withObservation, emptyStayMonth, stayMonthOf, type StayMonth } from '../../../nodes/RateChanges/storage/stayMonths';
 import { readObservation } from '../../../nodes/RateChanges/rules/observation';
-import { rateRecord } from '../../rate-trigger/fixtures';
+import { rateRecord } from '../../harness/rateRecords';
 
 const text: CellValueCodec<string> = { encode: (value) => value, decode: (value) => value };
 

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startDataTablesApi, type DataTablesApi, type DataTablesApiOptions } from '../../platform/dataTables';
-import { runNode, type NodeRunResult, type RunNodeOptions } from '../harness';
-import { rateRecord } from '../rate-trigger/fixtures';
+import { runNode, type NodeRunResult, type RunNodeOptions } from '../../platform/engine';
+
+import { rateRecord } from './rateRecords';
 
 /**
  * Rate Changes in n8n's engine against the in-process stand-in for n8n's Data Tables API
@@ -10,20 +11,41 @@ import { rateRecord } from '../rate-trigger/fixtures';
  * stays, the node's runs in the modes n8n starts them in, and what came out.
  */
 
-export async function startStandIn(options: DataTablesApiOptions = {}): Promise<DataTablesApi> {
+async function startStandIn(options: DataTablesApiOptions = {}): Promise<DataTablesApi> {
 	return await startDataTablesApi({ settleMs: 100, ...options });
 }
 
-/** A fresh stand-in for each test of the file, handed to `use`, and closed once its requests have settled. */
-export function useStandIn(use: (api: DataTablesApi) => void, options: DataTablesApiOptions = {}): void {
-	let api: DataTablesApi | undefined;
+/** A stand-in of its own for `use`, closed once its requests have settled, whatever `use` does. */
+export async function withStandIn<T>(use: (api: DataTablesApi) => Promise<T>, options: DataTablesApiOptions = {}): Promise<T> {
+	const api = await startStandIn(options);
+	try {
+		return await use(api);
+	} finally {
+		await api.settled();
+		await api.close();
+	}
+}
+
+/**
+ * A fresh stand-in for each test of the file, closed once its requests have settled. What it returns
+ * stands for the running one, so tests write `api.rows(...)` as usual (as `useSandbox` does).
+ */
+export function useStandIn(options: DataTablesApiOptions = {}): DataTablesApi {
+	let running: DataTablesApi | undefined;
 	beforeEach(async () => {
-		api = await startStandIn(options);
-		use(api);
+		running = await startStandIn(options);
 	});
 	afterEach(async () => {
-		await api?.settled();
-		await api?.close();
+		await running?.settled();
+		await running?.close();
+		running = undefined;
+	});
+	return new Proxy({} as DataTablesApi, {
+		get(_target, property) {
+			if (!running) throw new Error('The stand-in starts in beforeEach: use it inside a test or a hook');
+			const value: unknown = Reflect.get(running, property, running);
+			return typeof value === 'function' ? value.bind(running) : value;
+		},
 	});
 }
 
