@@ -8,12 +8,13 @@ import {
 
 import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
 import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
+import { findEvents } from '../shared/events';
 import { runListing } from '../shared/paging';
 import { isSimplified } from '../shared/simplify';
 
 import { eventImpactProperties } from './description';
 import { eventImpactFilters } from './eventFilters';
-import { findEvents, simplifyEvent } from './eventImpact';
+import { simplifyEvent } from './eventImpact';
 
 export class TravelPricingEventImpact implements INodeType {
 	description: NodeTypeDescriptionWithHint = {

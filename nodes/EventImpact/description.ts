@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { listingOptionFields, returnAllFields } from '../shared/paging';
+import { DEFAULT_PROXIMITY_MILES } from '../shared/events';
 import { simplifyField } from '../shared/simplify';
 
-import { DEFAULT_PROXIMITY_MILES, EVENT_STATUS_CODES } from './eventFilters';
+import { EVENT_STATUS_CODES } from './eventFilters';
 
 export const eventImpactProperties: INodeProperties[] = [
 	{

@@ -10,29 +10,7 @@ import {
 	parseRequiredText,
 	parseWholeNumber,
 } from '../shared/fields';
-
-/** The body of POST /eventimpact/ (spec 4.5), each filter in the type the spec gives it. */
-export interface EventImpactFilters {
-	eventId?: number;
-	eventName?: string;
-	category?: string;
-	subCategory?: string;
-	startDate?: string;
-	estimatedAttendee?: string;
-	venue?: string;
-	address?: string;
-	city?: string;
-	state?: string;
-	zip?: string;
-	country?: string;
-	region?: string;
-	lat?: string;
-	lng?: string;
-	proximity?: number;
-	horizon?: number;
-	impactEventType?: string;
-	eventStatusCode?: number;
-}
+import { DEFAULT_PROXIMITY_MILES, type EventImpactFilters } from '../shared/events';
 
 /** Spec part 3: the six event status codes the `eventStatusCode` filter takes. */
 export const EVENT_STATUS_CODES: ReadonlyArray<{ code: number; name: string }> = [
@@ -182,11 +160,6 @@ function parseEventStatus(value: unknown): number {
 	return code;
 }
 
-/**
- * The radius a point is searched with when the user adds Latitude and Longitude but not Proximity:
- * the default the Proximity field shows, so what the form shows is what is sent.
- */
-export const DEFAULT_PROXIMITY_MILES = 25;
 
 /**
  * Spec 4.5: proximity is required when lat and lng are used, so a point without one is sent with

@@ -9,21 +9,13 @@ import {
 
 import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
 import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
+import { dayRange, shapeDemand, type DateOrderChoice, type DayRange, type DemandOutput, type HotelDemandResponse } from '../shared/demand';
 import { asItemError, FieldError, invalidInputError } from '../shared/errors';
 import { optionalCalendarDay, parsePositiveInteger } from '../shared/fields';
 import { runPerItem } from '../shared/itemOutcomes';
 import { optionFields, requestOptionsFrom } from '../shared/options';
 import { throttleAdvice } from '../shared/throttleAdvice';
 import { apiRequest } from '../shared/transport';
-
-import {
-	dayRange,
-	shapeDemand,
-	type DateOrderChoice,
-	type DayRange,
-	type DemandOutput,
-	type HotelDemandResponse,
-} from './demand';
 
 const THROTTLE_ADVICE = throttleAdvice(optionFields({ concurrency: true }));
 

@@ -1,6 +1,6 @@
 import { FieldError } from '../../nodes/shared/errors';
+import { DEFAULT_PROXIMITY_MILES } from '../../nodes/shared/events';
 import {
-	DEFAULT_PROXIMITY_MILES,
 	eventImpactFilters,
 	parseAttendeeFilter,
 	parseCodeList,

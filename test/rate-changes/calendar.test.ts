@@ -1,4 +1,4 @@
-import type { HotelDemandDay } from '../../nodes/HotelDemand/demand';
+import type { HotelDemandDay } from '../../nodes/shared/demand';
 import {
 	bandOf,
 	buildCalendar,

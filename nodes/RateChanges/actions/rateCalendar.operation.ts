@@ -20,7 +20,8 @@ import { MAX_ROUNDS } from '../storage/rounds';
 import { dayOf } from '../storage/stayMonths';
 import { positionsTable } from '../storage/tables';
 
-import { calendarSource, currencyOption, dateOrderOption, rateFieldOption, readCalendarFacts, type CalendarFacts, type CalendarSource } from './calendarSource';
+import { readCalendarFacts, type CalendarFacts } from './calendarFacts';
+import { calendarSource, currencyOption, dateOrderOption, rateFieldOption, type CalendarSource } from './calendarFields';
 import { booleanOption, optionField, optionsOf, positionsTableField, readSettings, showFor, textField } from './fields';
 
 /**

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import * as calendarSource from './calendarSource';
+import * as calendarFields from './calendarFields';
 import * as checkParity from './checkParity.operation';
 import * as compareWithMyHotel from './compareWithMyHotel.operation';
 import * as detectChanges from './detectChanges.operation';
@@ -43,7 +43,7 @@ export const subtitle = `={{ ${JSON.stringify(
 export const properties: INodeProperties[] = [
 	operationField,
 	rateFieldField,
-	...calendarSource.properties,
+	...calendarFields.properties,
 	...operations.flatMap((operation) => operation.properties),
 	ratesTableField,
 	changesTableField,

@@ -7,7 +7,8 @@ import { buildCalendar } from '../rules/calendar';
 import { DEFAULT_MAX_CHANGE_PERCENT, DEFAULT_MIN_COMPETITORS, suggestRates, type Anchor, type RoundingMode, type Suggestion, type SuggestionRules, type UpliftBand } from '../rules/suggestion';
 import { DEFAULT_MAX_LISTED, suggestionSummary } from '../rules/suggestionView';
 
-import { calendarSource, currencyOption, dateOrderOption, rateFieldOption, readCalendarFacts, type CalendarFacts, type CalendarSource } from './calendarSource';
+import { readCalendarFacts, type CalendarFacts } from './calendarFacts';
+import { calendarSource, currencyOption, dateOrderOption, rateFieldOption, type CalendarSource } from './calendarFields';
 import { codeField, numberField, optionField, optionsOf, readSettings, showFor } from './fields';
 
 /**

@@ -1,5 +1,5 @@
-import type { EventRecord } from '../../EventImpact/eventImpact';
-import type { HotelDemandDay } from '../../HotelDemand/demand';
+import type { HotelDemandDay } from '../../shared/demand';
+import type { EventRecord } from '../../shared/events';
 import { compSetPosition, hotelOffers, type HotelRoomRate } from './position';
 
 import { round2 } from './amounts';

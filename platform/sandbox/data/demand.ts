@@ -1,7 +1,7 @@
 import { createPrng, deriveSeed } from '../prng';
 import { buildHotel, FIRST_HOTEL_CODE, type SeedHotel } from './hotels';
 import type { SeedEvent } from './events';
-import type { DemandValueRow as DemandRow, HotelDemandResponse as DemandResult } from '../../../nodes/HotelDemand/demand';
+import type { DemandValueRow as DemandRow, HotelDemandResponse as DemandResult } from '../../../nodes/shared/demand';
 
 /**
  * Results of hotel demand shops (GET /hoteldemanddata/{demandId}).
@@ -22,7 +22,7 @@ export interface DemandShopInfo {
 
 export type DemandTable = 'Absolute_Value.json' | 'Events_registered.json' | 'Relative_Values.json';
 
-export type { DemandValueRow as DemandRow, DemandEventRecord, HotelDemandResponse as DemandResult } from '../../../nodes/HotelDemand/demand';
+export type { DemandValueRow as DemandRow, DemandEventRecord, HotelDemandResponse as DemandResult } from '../../../nodes/shared/demand';
 
 interface DemandShopPlan extends DemandShopInfo {
 	/** Real calendar days (UTC, `YYYY-MM-DD`) the shop covers, in order. */

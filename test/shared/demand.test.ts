@@ -8,7 +8,7 @@ import {
 	shapeDemand,
 	type DateOrderChoice,
 	type HotelDemandResponse,
-} from '../../nodes/HotelDemand/demand';
+} from '../../nodes/shared/demand';
 
 type Row = Record<string, number | string>;
 

@@ -1,41 +1,21 @@
 import { DateTime } from 'luxon';
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties, type NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { findEvents } from '../../EventImpact/eventImpact';
-import { DEFAULT_PROXIMITY_MILES } from '../../EventImpact/eventFilters';
-import { demandDays, resolveDemandDates, type DateOrderChoice, type HotelDemandResponse } from '../../HotelDemand/demand';
-import { RequestLimiter } from '../../shared/concurrency';
-import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../../shared/credentialNames';
-import { FieldError, invalidValueMessage } from '../../shared/errors';
+import { ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../../shared/credentialNames';
+import type { DateOrderChoice } from '../../shared/demand';
+import { FieldError } from '../../shared/errors';
+import { DEFAULT_PROXIMITY_MILES } from '../../shared/events';
 import { parseCalendarDay, parseCodes } from '../../shared/fields';
-import { DEFAULT_PAGE_SIZE } from '../../shared/options';
-import { apiRequest } from '../../shared/transport';
-import {
-	DEFAULT_EVENT_MIN_SCORE,
-	DEFAULT_WINDOW_DAYS,
-	myDemandByDate,
-	pickDailyEvents,
-	rangeDates,
-	windowDates,
-	type CompSet,
-	type DayEvent,
-	type RememberedRate,
-	type WebsiteChoice,
-} from '../rules/calendar';
+import { DEFAULT_EVENT_MIN_SCORE, DEFAULT_WINDOW_DAYS, rangeDates, windowDates, type CompSet, type WebsiteChoice } from '../rules/calendar';
 import type { RateField } from '../rules/observation';
-import { allOf, DataTables, eq } from '../storage/dataTables';
-import { MonthRows } from '../storage/monthRows';
-import { readStayMonth, storedStays, type StayMonth } from '../storage/stayMonths';
-import { ratesTable } from '../storage/tables';
 
 import { CALENDAR_OPERATIONS, codeField, collectionOption, numberField, optionField, ratesTableField, showFor, textField } from './fields';
 
 /**
- * What Rate Calendar and Suggest Rates share: the fields that say whose dates (my hotel, its comp
- * set, a website, nights and guests, a window of dates) and what the service adds to them (events
- * near my hotel, my demand), and the reading of it all: the rates table Detect Changes keeps, and,
- * with a Travel Pricing API credential, Event Impact's search and a Hotel Demand shop. Both run
- * once an execution, whatever comes in: they read what is remembered, not the incoming items.
+ * The fields Rate Calendar and Suggest Rates share, and the settings they read from them: whose
+ * dates (my hotel, its comp set, a website, nights and guests, a window of dates) and what the
+ * service adds to them (events near my hotel, my demand). Both run once an execution, whatever
+ * comes in: they read what is remembered, not the incoming items.
  */
 
 const show = showFor(CALENDAR_OPERATIONS);
@@ -350,97 +330,4 @@ export function calendarSource(context: IExecuteFunctions, options: IDataObject)
 		source.demand = { demandId: codeField(context, demandShopId), dateOrder: collectionOption<DateOrderChoice>(options, dateOrderOption) };
 	}
 	return source;
-}
-
-/** What the figures of the window are worked out from. */
-export interface CalendarFacts {
-	rates: RememberedRate[];
-	/** My hotel's name, from its newest record; '' when it has none. */
-	hotelName: string;
-	events?: Map<string, DayEvent>;
-	demand?: Map<string, number>;
-}
-
-/** Read in one go per month of the window: my hotel and every competitor share a month's rows. */
-async function readStayMonths(context: IExecuteFunctions, source: CalendarSource): Promise<StayMonth[]> {
-	const api = new DataTables(context, new RequestLimiter(4));
-	const rows = new MonthRows(api, await api.ensureTable(ratesTable(source.ratesTable)));
-	const months = [...new Set(source.dates.map((date) => date.slice(0, 7)))];
-	const read = await Promise.all(
-		months.map(async (month) => {
-			const filter = allOf(eq('month', month), eq('los', source.los), eq('guests', source.guests), ...(source.website === 'lowest' ? [] : [eq('websiteCode', source.website)]));
-			return [...(await rows.readWhere(filter)).values()].map(readStayMonth);
-		}),
-	);
-	return read.flat();
-}
-
-function rememberedRates(months: readonly StayMonth[], rateField: RateField): RememberedRate[] {
-	return months.flatMap(storedStays).map((stay) => ({
-		hotelCode: stay.hotelCode,
-		hotelName: stay.hotelName,
-		websiteCode: stay.websiteCode,
-		roomType: stay.roomType,
-		checkIn: stay.checkIn,
-		currency: stay.currency,
-		rate: stay[rateField],
-		dtCollected: stay.dtCollected,
-	}));
-}
-
-/** My hotel's newest row: its name, and its place for the events around it. */
-function newestOfMine(months: readonly StayMonth[], myHotelCode: number): StayMonth | undefined {
-	const newest = (month: StayMonth) => [...month.days.values()].map((day) => day.dtCollected).sort().at(-1) ?? '';
-	return months.filter((month) => month.hotelCode === myHotelCode).sort((a, b) => (newest(a) < newest(b) ? 1 : newest(a) > newest(b) ? -1 : 0))[0];
-}
-
-/** Events that will not take place on their dates are no reason a date sells (spec part 3: 3 Postponed, 5 Cancelled). */
-const NOT_TAKING_PLACE = new Set(['postponed', 'cancelled', 'canceled']);
-
-function needsServiceCredential(context: IExecuteFunctions): void {
-	if (context.getNode().credentials?.[ACCESS_TOKEN_CREDENTIAL]) return;
-	throw new NodeOperationError(context.getNode(), `Events and Demand need a ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} credential`, {
-		description: `Pick your ${ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME} credential at the top of the node (it appears once Events and Demand has an entry), or empty Events and Demand.`,
-	});
-}
-
-async function eventsNear(context: IExecuteFunctions, source: CalendarSource, mine: StayMonth | undefined): Promise<Map<string, DayEvent>> {
-	const settings = source.events as NonNullable<CalendarSource['events']>;
-	const stay = `${source.los} night${source.los === 1 ? '' : 's'} and ${source.guests} guest${source.guests === 1 ? '' : 's'}`;
-	if (!mine || mine.latitude === null || mine.longitude === null) {
-		const what = mine ? `no place (latitude and longitude) for hotel ${source.myHotelCode}` : `no rate of hotel ${source.myHotelCode} for ${stay} in the months of these dates`;
-		throw new NodeOperationError(context.getNode(), `The rates table holds ${what}: no events can be searched around it`, {
-			description: `Events near My Hotel are searched around the latitude and longitude of its latest rate record in "${source.ratesTable}". Check My Hotel Code, Nights and Guests against your shops, or take Events Near My Hotel out of Events and Demand.`,
-		});
-	}
-	const [first, last] = [source.dates[0], source.dates[source.dates.length - 1]];
-	// Spec 4.5 leaves horizon's unit open; the events are kept to the window by their own dates
-	// below, so a service that reads it otherwise changes only how many are read.
-	const filters = { lat: String(mine.latitude), lng: String(mine.longitude), proximity: settings.proximityMiles, startDate: first, horizon: source.dates.length - 1 };
-	const found = await findEvents(context, filters, { pageSize: DEFAULT_PAGE_SIZE });
-	const taking = found.filter((event) => !NOT_TAKING_PLACE.has(String(event.eventStatus ?? '').toLowerCase()));
-	return pickDailyEvents(taking, rangeDates(first, last), settings.minScore);
-}
-
-async function demandOf(context: IExecuteFunctions, source: CalendarSource): Promise<Map<string, number>> {
-	const { demandId, dateOrder } = source.demand as NonNullable<CalendarSource['demand']>;
-	const response = (await apiRequest.call(context, 'GET', `/hoteldemanddata/${demandId}`, { idempotent: true, resource: `demand shop ${demandId}` })) as HotelDemandResponse;
-	try {
-		const dates = resolveDemandDates(response, dateOrder);
-		return myDemandByDate(demandDays(response, dates, { from: source.dates[0], to: source.dates[source.dates.length - 1] }), source.myHotelCode);
-	} catch (error) {
-		if (!(error instanceof FieldError)) throw error as NodeApiError;
-		throw new NodeOperationError(context.getNode(), invalidValueMessage(error), {
-			description: "The demand shop answered, but its nn/nn/yyyy dates cannot be read in this order. Set Options > Demand Date Order to Day First or Month First (Hotel Demand's Raw output shows the dates as sent).",
-		});
-	}
-}
-
-/** Everything the window's figures need, read at once. */
-export async function readCalendarFacts(context: IExecuteFunctions, source: CalendarSource): Promise<CalendarFacts> {
-	if (source.events || source.demand) needsServiceCredential(context);
-	const months = await readStayMonths(context, source);
-	const mine = newestOfMine(months, source.myHotelCode);
-	const [events, demand] = await Promise.all([source.events ? eventsNear(context, source, mine) : undefined, source.demand ? demandOf(context, source) : undefined]);
-	return { rates: rememberedRates(months, source.rateField), hotelName: mine?.hotelName ?? '', events, demand };
 }

@@ -1,4 +1,4 @@
-import { FieldError } from '../shared/errors';
+import { FieldError } from './errors';
 
 /** The result of a hotel demand shop (SERVICE-SPEC.md part 2 and 4.7). One row of a demand value table: HotelCode, HotelName and one integer member per date. */
 export type DemandValueRow = { HotelCode: number; HotelName: string } & Record<string, number | string>;
@@ -25,7 +25,8 @@ export interface HotelDemandResponse {
 /**
  * Pure shaping of a hotel demand shop result (GET /hoteldemanddata/{demandId}, spec 4.7): reading
  * its `nn/nn/yyyy` date members and pivoting the three value tables into rows a sheet, a chart or a
- * database table takes as they are. Written for 1,000 hotels x 365 days: every date member is
+ * database table takes as they are. Hotel Demand puts them out; Rate Changes' Rate Calendar and
+ * Suggest Rates read my hotel's demand on each date from them. Written for 1,000 hotels x 365 days: every date member is
  * parsed once, rows are found through Maps, and output rows are plain object literals.
  */
 
