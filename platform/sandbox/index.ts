@@ -77,8 +77,9 @@ export class Sandbox implements ControlTarget {
 	private listening: AddressInfo | null = null;
 
 	constructor(private readonly options: SandboxOptions = {}) {
-		this.data = buildData(options.seed ?? DEFAULT_SEED, { hotelCount: options.hotelCount, eventCount: options.eventCount });
 		this.clockState = new VirtualClock(options.speed ?? 1, options.clock === undefined ? Date.now() : toEpoch(options.clock));
+		// Its events are upcoming: laid out from the day its clock starts on.
+		this.data = buildData(options.seed ?? DEFAULT_SEED, { hotelCount: options.hotelCount, eventCount: options.eventCount, firstDay: this.clockState.now() });
 		this.runner = new RateShopRunner(this.data, this.webhookStore, this.clockState);
 		const recordsPerRun = options.recordsPerRun ?? 10;
 		this.scheduler = new Scheduler(this.clockState, (shopId, trigger) => this.runner.run({ shopId, records: recordsPerRun }, trigger));

@@ -42,7 +42,11 @@ interface RecordSlot {
 }
 
 const DAY_MS = 86_400_000;
-const USD_RATE: Record<string, number> = { USD: 1, EUR: 0.92, GBP: 0.79, CAD: 1.37, AUD: 1.52, JPY: 151, CHF: 0.88, INR: 83.2, AED: 3.67, SGD: 1.35 };
+/** Units of a currency to the US dollar: a rate band in USD is priced in each city's own currency. */
+export const USD_RATE: Record<string, number> = {
+	USD: 1, EUR: 0.92, GBP: 0.79, CAD: 1.37, AUD: 1.52, JPY: 151, CHF: 0.88, INR: 83.2, AED: 3.67, SGD: 1.35,
+	MXN: 18.5, CZK: 23.2, TRY: 34, HKD: 7.8, THB: 35.5, BRL: 5.4, ARS: 950, ZAR: 18.2,
+};
 const NIGHTLY_USD_BY_STARS: Record<string, [number, number]> = { '2': [70, 110], '3': [100, 170], '4': [150, 280], '5': [260, 600] };
 const ROOMS = [
 	{ type: 'Standard Queen Room', description: 'Queen bed, 22 m², city view', amenities: 'Free WiFi, Air conditioning, Flat-screen TV' },

@@ -192,7 +192,10 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		expect([...new Set(alerts.map((alert) => stay(alert.payload.rate as RateRecord)))].sort()).toEqual(matching.map(stay).sort());
 		// The Rate Alert example has no memory: a delivery the sender posted again, after n8n took it, alerts twice.
 		expect(alerts.length - matching.length).toBeLessThanOrEqual(made[0].retried);
-		for (const alert of alerts) expect(alert.text).toMatch(/^Rate alert: .+ sells Standard Queen Room at [\d.]+ GBP for check-in \d{4}-\d{2}-\d{2}/);
+		// In the currency of the Cape Town hotels' shop, as the step states it.
+		const currency = /at or below \d+(?:\.\d+)? ([A-Z]{3})/.exec(step.text)?.[1];
+		expect(currency).toBe('ZAR');
+		for (const alert of alerts) expect(alert.text).toMatch(new RegExp(`^Rate alert: .+ sells Standard Queen Room at [\\d.]+ ${currency} for check-in \\d{4}-\\d{2}-\\d{2}`));
 	});
 
 	test("step 5: the rate change digest holds exactly the moves of the stated size or more, sold out and back on sale, and arrives in the inbox", async () => {

@@ -215,7 +215,7 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Rate calendar an
 
 		const rows = await approvedRows();
 		const written = rows.map(({ date, hotelCode, nights, guests, currentRate, suggestedRate, change, changePercent, currency, reason }) => ({ date, hotelCode, nights, guests, currentRate, suggestedRate, change, changePercent, currency, reason }));
-		const expected = changes.map(({ date, currentRate, suggestedRate, change, changePercent, reason }) => ({ date, hotelCode: 100085, nights: 5, guests: 2, currentRate, suggestedRate, change, changePercent, currency: 'GBP', reason }));
+		const expected = changes.map(({ date, currentRate, suggestedRate, change, changePercent, reason }) => ({ date, hotelCode: 100085, nights: 5, guests: 2, currentRate, suggestedRate, change, changePercent, currency: 'ZAR', reason }));
 		const byDate = (a: Json, b: Json) => (String(a.date) < String(b.date) ? -1 : 1);
 		expect(written.sort(byDate)).toEqual(expected.sort(byDate));
 		for (const row of rows) expect(Date.parse(String(row.approvedAt))).not.toBeNaN();

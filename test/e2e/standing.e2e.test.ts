@@ -50,7 +50,7 @@ const LATER_THAT_DAY = '2026-12-01T18:30:00.000Z';
 const MY_HOTEL = 100085;
 const REFERENCE_WEBSITE = 4;
 const OTHER_WEBSITE = 5;
-/** Its records say EUR: never compared with my GBP rates. */
+/** Its records say EUR: never compared with my ZAR rates (shop 1's hotels are in Cape Town). */
 const OTHER_CURRENCY_HOTEL = 100008;
 /** Compare With My Hotel's Undercut At Least (%) at its default, which the example keeps. */
 const UNDERCUT_PERCENT = 5;

@@ -8,6 +8,9 @@ type SeedEvent = Sandbox['data']['seedEvents'][number];
 
 const sandbox = useSandbox();
 
+/** A day `days` after today: the sandbox's events are upcoming, laid out from the day it starts. */
+const daysAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
 beforeEach(() => {
 	sandbox.resetFaults();
 	sandbox.clearRequests();
@@ -70,15 +73,15 @@ describe('each filter reaches the service in the spec\'s form and filters for re
 		},
 		{
 			filter: 'Start Date as YYYY-MM-DD',
-			filters: () => ({ startDate: '2026-07-04T00:00:00' }),
-			sent: () => ({ startDate: '2026-07-04' }),
-			matches: (candidate) => candidate.startDay <= '2026-07-04' && candidate.endDay >= '2026-07-04',
+			filters: () => ({ startDate: `${daysAhead(60)}T00:00:00` }),
+			sent: () => ({ startDate: daysAhead(60) }),
+			matches: (candidate) => candidate.startDay <= daysAhead(60) && candidate.endDay >= daysAhead(60),
 		},
 		{
 			filter: 'Start Date with a Horizon as an integer',
-			filters: () => ({ startDate: '2026-07-04', horizon: 6 }),
-			sent: () => ({ startDate: '2026-07-04', horizon: 6 }),
-			matches: (candidate) => candidate.startDay <= '2026-07-10' && candidate.endDay >= '2026-07-04',
+			filters: () => ({ startDate: daysAhead(60), horizon: 6 }),
+			sent: () => ({ startDate: daysAhead(60), horizon: 6 }),
+			matches: (candidate) => candidate.startDay <= daysAhead(66) && candidate.endDay >= daysAhead(60),
 		},
 		{
 			filter: 'Estimated Attendees as a range a-b',

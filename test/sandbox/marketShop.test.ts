@@ -270,10 +270,12 @@ describe('prices move chosen hotels, websites and nights by a known factor', () 
 describe('currencies', () => {
 	it('sets a hotel’s record currency and leaves every amount as it was', async () => {
 		const layout = await marketRun({ seed: 6 });
-		const records = await marketRun({ seed: 6, currencies: { [HOTEL_C]: 'eur' } });
+		const records = await marketRun({ seed: 6, currencies: { [HOTEL_C]: 'gbp' } });
+		// The shop's own currency is its city's: Barcelona's euro.
+		expect(sandbox.data.shops.get(SHOP)?.config.currency).toBe('EUR');
 		for (const [i, record] of records.entries()) {
-			expect(record.currency).toBe(record.hotelCode === HOTEL_C ? 'EUR' : 'USD');
-			expect(withoutRun({ ...record, currency: 'USD' })).toEqual(withoutRun(layout[i]));
+			expect(record.currency).toBe(record.hotelCode === HOTEL_C ? 'GBP' : 'EUR');
+			expect(withoutRun({ ...record, currency: 'EUR' })).toEqual(withoutRun(layout[i]));
 		}
 	});
 });

@@ -47,9 +47,19 @@ export const EVENT_STATUSES: Readonly<Record<number, string>> = {
 export const IMPACT_EVENT_TYPES = ['Low Impact', 'Medium Impact', 'High Impact'] as const;
 
 const HOLIDAY_CATEGORIES = new Set([8, 9, 10]);
-const FIRST_DAY = Date.UTC(2026, 0, 1);
+/** Events fall on the 730 days from the day the data is built for (the sandbox's first day). */
 const DAY_COUNT = 730;
 const DAY_MS = 86_400_000;
+
+type Season = 'Spring' | 'Summer' | 'Autumn' | 'Winter';
+const NORTHERN_SEASONS: readonly Season[] = ['Winter', 'Winter', 'Spring', 'Spring', 'Spring', 'Summer', 'Summer', 'Summer', 'Autumn', 'Autumn', 'Autumn', 'Winter'];
+const OPPOSITE: Record<Season, Season> = { Spring: 'Autumn', Summer: 'Winter', Autumn: 'Spring', Winter: 'Summer' };
+
+/** The season a day falls in where the city is: the southern hemisphere's are the other way round. */
+export function seasonAt(city: City, dayMs: number): Season {
+	const northern = NORTHERN_SEASONS[new Date(dayMs).getUTCMonth()];
+	return city.lat < 0 ? OPPOSITE[northern] : northern;
+}
 
 const ARTISTS = ['The Midnight Echoes', 'Luna Vega', 'Northern Lights Orchestra', 'DJ Kairo', 'The Velvet Keys', 'Amara Stone', 'Blue Harbor', 'Los Soñadores', 'Kenji Ito Trio', 'Static Bloom'];
 const TEAMS = ['United', 'City', 'Rovers', 'Athletic', 'Lions', 'Falcons', 'Wanderers', 'Kings'];
@@ -99,15 +109,20 @@ function venuesFor(random: Prng, city: City, cityIndex: number): Venue[] {
 	});
 }
 
-function eventName(random: Prng, category: Category, sub: Subcategory, city: City, year: number): string {
+/**
+ * A name that fits the city and the day: seasons are the city's own, and a holiday or observance
+ * is named after its kind and city, never after a real holiday it would fall on the wrong day for.
+ */
+function eventName(random: Prng, category: Category, sub: Subcategory, city: City, dayMs: number): string {
+	const year = new Date(dayMs).getUTCFullYear();
 	switch (category.code) {
 		case 1: return `${random.pick(ARTISTS)} – ${sub.name} Live in ${city.name}`;
 		case 2: return sub.code === 204 ? `${city.name} Marathon ${year}` : `${city.name} ${random.pick(TEAMS)} vs ${random.pick(CITIES).name} ${random.pick(TEAMS)} (${sub.name})`;
-		case 3: return `${random.pick(['Global', 'International', 'European', 'Annual', 'Future of'])} ${sub.name.replace(' Conference', '')} Summit ${city.name} ${year}`;
-		case 4: return `${city.name} ${random.pick(['International', 'Spring', 'Autumn', 'Winter'])} ${sub.name} ${year}`;
+		case 3: return `${random.pick(['Global', 'International', city.region, 'Annual', 'Future of'])} ${sub.name.replace(' Conference', '')} Summit ${city.name} ${year}`;
+		case 4: return `${city.name} ${random.chance(0.25) ? 'International' : seasonAt(city, dayMs)} ${sub.name} ${year}`;
 		case 5: return `${city.name} ${sub.name} ${year}`;
-		case 8: case 9: case 10: return `${sub.name}: ${random.pick(['Founders Day', 'Spring Holiday', 'Harvest Day', 'Remembrance Day', 'New Year', 'Independence Day', 'Midsummer', 'Festival of Lights'])} (${city.country})`;
-		default: return `${city.name} ${sub.name} ${random.pick(['Week', 'Night', 'Day', 'Gala', 'Series'])}`;
+		case 6: case 7: return `${city.name} ${sub.name} ${random.pick(['Week', 'Night', 'Day', 'Gala', 'Series'])}`;
+		default: return `${city.name} ${sub.name}`;
 	}
 }
 
@@ -138,8 +153,24 @@ export function impactTypeFor(score: number): string {
 	return 'Low Impact';
 }
 
-/** The seeded events, ids 1 upwards; a larger count keeps the first events and appends more. */
-export function buildEvents(seed: number, count: number = EVENT_COUNT): SeedEvent[] {
+/** A subcategory that fits the day where it depends on the season: summer breaks and heatwaves in the city's summer. */
+function seasonalSubcategory(category: Category, drawn: Subcategory, city: City, dayMs: number): Subcategory {
+	const summer = seasonAt(city, dayMs) === 'Summer';
+	if (category.code === 10) return category.subcategories[summer ? 1 : 0];
+	if (category.code === 13) return category.subcategories[summer ? 1 : 0];
+	return drawn;
+}
+
+/** The UTC day (midnight) of a time. */
+export function utcDay(ms: number): number {
+	return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+
+/**
+ * The seeded events, ids 1 upwards, on the 730 days from `firstDay` (the sandbox's first day, so
+ * that its events are upcoming); a larger count keeps the first events and appends more.
+ */
+export function buildEvents(seed: number, count: number = EVENT_COUNT, firstDay: number = utcDay(Date.now())): SeedEvent[] {
 	const random = createPrng(deriveSeed(seed, 'events'));
 	const venues = CITIES.map((city, i) => venuesFor(random, city, i));
 	const events: SeedEvent[] = [];
@@ -147,10 +178,11 @@ export function buildEvents(seed: number, count: number = EVENT_COUNT): SeedEven
 		const cityIndex = random.int(0, CITIES.length - 1);
 		const city = CITIES[cityIndex];
 		const category = random.pick(CATEGORIES);
-		const sub = random.pick(category.subcategories);
+		const drawnSub = random.pick(category.subcategories);
 		const holiday = HOLIDAY_CATEGORIES.has(category.code);
 		const venue = random.pick(venues[cityIndex]);
-		const dayStart = FIRST_DAY + random.int(0, DAY_COUNT - 1) * DAY_MS;
+		const dayStart = utcDay(firstDay) + random.int(0, DAY_COUNT - 1) * DAY_MS;
+		const sub = seasonalSubcategory(category, drawnSub, city, dayStart);
 		const days = durationDays(random, category.code);
 		const startMs = holiday ? dayStart : dayStart + random.pick([9, 10, 13, 14, 18, 19, 20]) * 3_600_000 + random.pick([0, 30]) * 60_000;
 		const endMs = holiday ? dayStart + days * DAY_MS - 1000 : startMs + (days - 1) * DAY_MS + random.int(2, 5) * 3_600_000;
@@ -160,7 +192,7 @@ export function buildEvents(seed: number, count: number = EVENT_COUNT): SeedEven
 		const attendeeWeight = (Math.log(attendees) - Math.log(50)) / (Math.log(2_000_000) - Math.log(50));
 		const rawScore = attendeeWeight * 85 + random.int(-15, 15);
 		const impactScore = Math.max(0, Math.min(100, Math.round(statusCode === 5 ? rawScore / 4 : rawScore)));
-		const name = eventName(random, category, sub, city, new Date(dayStart).getUTCFullYear());
+		const name = eventName(random, category, sub, city, dayStart);
 		const venueName = holiday ? 'Citywide' : venue.name;
 		events.push({
 			event: {

@@ -24,8 +24,10 @@ export interface SandboxData {
 	seedEvents: SeedEvent[];
 }
 
-/** How much data to seed; the defaults are the documented data set, larger ones serve the benchmarks. */
+/** How much data to seed, and from which day; the defaults are the documented data set, larger ones serve the benchmarks. */
 export interface DataSizes {
+	/** The day events start from, epoch ms (default: today, UTC); the sandbox gives its clock's day. */
+	firstDay?: number;
 	/** Hotels with codes 100001 upwards (default 250). */
 	hotelCount?: number;
 	/** Events with ids 1 upwards (default 5,000). */
@@ -35,7 +37,7 @@ export interface DataSizes {
 export function buildData(seed: number = DEFAULT_SEED, sizes: DataSizes = {}): SandboxData {
 	const seedHotels = buildHotels(seed, sizes.hotelCount);
 	const hotelsByCode = new Map(seedHotels.map((h) => [h.hotel.hotelcode, h]));
-	const seedEvents = buildEvents(seed, sizes.eventCount);
+	const seedEvents = buildEvents(seed, sizes.eventCount, sizes.firstDay);
 	return {
 		seed,
 		hotels: seedHotels.map((h) => h.hotel),

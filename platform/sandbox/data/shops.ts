@@ -1,4 +1,4 @@
-import { createPrng, deriveSeed } from '../prng';
+import { createPrng, deriveSeed, type Prng } from '../prng';
 import type { AccountId, ShopConfig } from '../types';
 import type { SeedHotel } from './hotels';
 
@@ -20,7 +20,8 @@ export interface ShopRecord {
 
 const AIRPORT_MARKETS = ['JFK', 'LAX', 'ORD', 'LHR', 'CDG', 'FRA', 'AMS', 'MAD', 'DXB', 'SIN', 'SYD', 'MIA'];
 
-function seedConfig(seed: number, shopId: number): Omit<ShopRecord, 'account' | 'updatedAt'> {
+/** A shop's seeded configuration; it collects rates in `currency`, its hotels' city's. */
+function seedConfig(seed: number, shopId: number, currency: string): Omit<ShopRecord, 'account' | 'updatedAt'> {
 	const random = createPrng(deriveSeed(seed, 'shop', shopId));
 	const pickup = random.pick(AIRPORT_MARKETS);
 	return {
@@ -31,7 +32,7 @@ function seedConfig(seed: number, shopId: number): Omit<ShopRecord, 'account' | 
 			websiteCode: random.sample([1, 2, 3, 4, 5, 10, 11, 12], random.int(2, 4)).sort((a, b) => a - b),
 			cob: random.pick(['US', 'GB', 'DE', 'FR', 'ES']),
 			lor: random.int(1, 7),
-			currency: random.pick(['USD', 'EUR', 'GBP']),
+			currency: drawnAndKept(random, currency),
 			horizon: random.pick([7, 14, 30, 60, 90]),
 			horizonDow: [0, 1, 2, 3, 4, 5, 6],
 			pickupTime: '10:00',
@@ -41,10 +42,20 @@ function seedConfig(seed: number, shopId: number): Omit<ShopRecord, 'account' | 
 	};
 }
 
+/**
+ * The currency a shop collects in is its city's (Cape Town's shop in ZAR). A draw once chose it
+ * from USD, EUR and GBP; it is still made, so that every shop keeps the horizon and times it had.
+ */
+function drawnAndKept(random: Prng, currency: string): string {
+	random.next();
+	return currency;
+}
+
 /** Live shop records; `reset` restores the seeded configuration in place so held references stay valid. */
 export class ShopStore {
 	readonly shops: ShopRecord[] = [];
 	private readonly byId = new Map<number, ShopRecord>();
+	private readonly seededCurrency = new Map<number, string>();
 
 	constructor(
 		private readonly seed: number,
@@ -52,11 +63,12 @@ export class ShopStore {
 	) {
 		const random = createPrng(deriveSeed(seed, 'shop-hotels'));
 		const add = (shopId: number, account: AccountId): void => {
-			const record: ShopRecord = { ...seedConfig(seed, shopId), account, updatedAt: null };
-			// A shop watches a compset: a handful of hotels in one city.
+			// A shop watches a compset: a handful of hotels in one city, priced in its currency.
 			const anchor = random.pick(hotels);
 			const sameCity = hotels.filter((h) => h.hotel.city === anchor.hotel.city);
+			const record: ShopRecord = { ...seedConfig(seed, shopId, anchor.cityInfo.currency), account, updatedAt: null };
 			record.hotelCodes = random.sample(sameCity, random.int(3, 8)).map((h) => h.hotel.hotelcode).sort((a, b) => a - b);
+			this.seededCurrency.set(shopId, anchor.cityInfo.currency);
 			this.shops.push(record);
 			this.byId.set(shopId, record);
 		};
@@ -77,7 +89,7 @@ export class ShopStore {
 
 	reset(): void {
 		for (const record of this.shops) {
-			record.config = seedConfig(this.seed, record.shopId).config;
+			record.config = seedConfig(this.seed, record.shopId, this.seededCurrency.get(record.shopId) as string).config;
 			record.updatedAt = null;
 		}
 	}
