@@ -428,6 +428,9 @@ export function readyText(demo: Demo, seconds: number): string {
 			`     then run today's shop of shop 1, a comp set around ${hotel(myHotel)}:`,
 			`       ${runShop(DEMO_SHOPS.today)}`,
 			`     Each rate of ${hotel(competitor)} at or below ${threshold} ${currency} is an alert in the inbox, #${slackChannelOf(EXAMPLE_FILES.rateAlert)}.`,
+			`     Then unpublish ${name(EXAMPLE_FILES.rateAlert)} (its "…" menu, "Unpublish"): it keeps no memory, and the next steps run shop 1 again,`,
+			'     which would alert the same rates again. The service has no way to forget an address, so the sandbox goes on posting',
+			'     to it, and n8n answers 404: the 404s the next commands count.',
 		);
 	}
 	if (sandbox && !demo.dataTables) {
