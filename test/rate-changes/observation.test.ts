@@ -70,6 +70,7 @@ describe('a record is read by the fields of its stay, its rates and its collecti
 			roomType: 'Double',
 			shopId: 7,
 			hotelName: 'Harbour View Hotel',
+			websiteName: 'ota.example',
 			currency: 'EUR',
 			onsiteRate: 142.5,
 			netRate: 130,

@@ -39,7 +39,7 @@ describe('the reference: a website by code, or the lowest', () => {
 	it('holds every other website against the reference website', () => {
 		const parity = parityOf([total(5, 190), total(2, 200), total(12, 210)], OWN_SITE, NO_TOLERANCE);
 		expect(parity).toMatchObject({ referenceWebsite: 2, referenceTotal: 200, currency: 'EUR' });
-		expect(parity.websites[0]).toEqual({ websiteCode: 2, total: 200, state: 'reference', difference: 0, differencePercent: 0, severity: null });
+		expect(parity.websites[0]).toEqual({ websiteCode: 2, websiteName: '', total: 200, state: 'reference', difference: 0, differencePercent: 0, severity: null });
 	});
 
 	it('lists the websites in website code order', () => {
@@ -78,7 +78,7 @@ describe('the reference: a website by code, or the lowest', () => {
 
 describe('win, meet or loss', () => {
 	it('is a win when the reference is cheaper, with the difference in amount and percent of the reference', () => {
-		expect(against(200, 210)).toEqual({ websiteCode: 5, total: 210, state: 'win', difference: 10, differencePercent: 5, severity: null });
+		expect(against(200, 210)).toEqual({ websiteCode: 5, websiteName: '', total: 210, state: 'win', difference: 10, differencePercent: 5, severity: null });
 	});
 
 	it('is a meet at the same total', () => {
@@ -86,7 +86,7 @@ describe('win, meet or loss', () => {
 	});
 
 	it('is a loss when a website sells below the reference, with its severity', () => {
-		expect(against(200, 195)).toEqual({ websiteCode: 5, total: 195, state: 'loss', difference: -5, differencePercent: -2.5, severity: 'low' });
+		expect(against(200, 195)).toEqual({ websiteCode: 5, websiteName: '', total: 195, state: 'loss', difference: -5, differencePercent: -2.5, severity: 'low' });
 	});
 
 	it('rounds the difference to the cent and its percentage to two decimals', () => {
@@ -156,6 +156,7 @@ describe('websites sold out or in another currency are not compared', () => {
 	it('says soldOut for a website without a total, not a loss', () => {
 		expect(parityOf([total(2, 200), total(5, null)], OWN_SITE, NO_TOLERANCE).websites[1]).toEqual({
 			websiteCode: 5,
+			websiteName: '',
 			total: null,
 			state: 'soldOut',
 			difference: null,

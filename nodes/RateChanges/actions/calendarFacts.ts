@@ -4,6 +4,7 @@ import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '.
 import { demandDays, resolveDemandDates, type HotelDemandResponse } from '../../shared/demand';
 import { FieldError, invalidValueMessage } from '../../shared/errors';
 import { findEvents } from '../../shared/events';
+import { hotelsFromResponse, indexHotelsByCode } from '../../shared/hotels';
 import { DEFAULT_PAGE_SIZE } from '../../shared/options';
 import { apiRequest } from '../../shared/transport';
 import { myDemandByDate, pickDailyEvents, rangeDates, type DayEvent, type RememberedRate } from '../rules/calendar';
@@ -23,6 +24,8 @@ export interface CalendarFacts {
 	rates: RememberedRate[];
 	/** My hotel's name, from its newest record; '' when it has none. */
 	hotelName: string;
+	/** The website's name (Hotel Info's websitename) with one website and the Travel Pricing API credential; '' otherwise. */
+	websiteName: string;
 	events?: Map<string, DayEvent>;
 	demand?: Map<string, number>;
 }
@@ -69,11 +72,33 @@ async function demandOf(context: IExecuteFunctions, source: CalendarSource): Pro
 	}
 }
 
+/**
+ * The calendar's website by name: the rates table keeps codes only, so with a Travel Pricing API
+ * credential on the node, Hotel Info's websitename of my hotel's source (one POST /hotelinfo an
+ * execution). A name is for the reader only: without the credential, or when Hotel Info does not
+ * answer with the source, the calendar names the website by its code as before, and runs on.
+ */
+async function websiteNameOf(context: IExecuteFunctions, source: CalendarSource): Promise<string> {
+	if (source.website === 'lowest' || !context.getNode().credentials?.[ACCESS_TOKEN_CREDENTIAL]) return '';
+	try {
+		const response = await apiRequest.call(context, 'POST', '/hotelinfo', { body: { hotelcode: source.myHotelCode }, idempotent: true, resource: `hotel ${source.myHotelCode}` });
+		const hotel = indexHotelsByCode(hotelsFromResponse(response)).get(source.myHotelCode);
+		const name = hotel?.sources.find((site) => Number(site.websitecode) === source.website)?.websitename;
+		return typeof name === 'string' ? name.trim() : '';
+	} catch {
+		return '';
+	}
+}
+
 /** Everything the window's figures need, read at once. */
 export async function readCalendarFacts(context: IExecuteFunctions, source: CalendarSource): Promise<CalendarFacts> {
 	if (source.events || source.demand) needsServiceCredential(context);
 	const months = await readStayMonths(context, source);
 	const mine = newestOfMine(months, source.myHotelCode);
-	const [events, demand] = await Promise.all([source.events ? eventsNear(context, source, mine) : undefined, source.demand ? demandOf(context, source) : undefined]);
-	return { rates: rememberedRates(months, source.rateField), hotelName: mine?.hotelName ?? '', events, demand };
+	const [events, demand, websiteName] = await Promise.all([
+		source.events ? eventsNear(context, source, mine) : undefined,
+		source.demand ? demandOf(context, source) : undefined,
+		websiteNameOf(context, source),
+	]);
+	return { rates: rememberedRates(months, source.rateField), hotelName: mine?.hotelName ?? '', websiteName, events, demand };
 }

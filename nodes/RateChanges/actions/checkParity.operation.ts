@@ -116,7 +116,18 @@ function settings(context: IExecuteFunctions): ParitySettings {
 	};
 }
 
-function checking(parity: ParitySettings): StandingKind<Parity> {
+/**
+ * The websites' names the execution's records tell (their sourceUrl hosts): a stay's parity is
+ * worked out with stored rates too, which keep no address, so a website whose record is not in the
+ * batch is named by what any record of the execution said of it.
+ */
+function websiteNames(records: ReturnType<typeof readRecords>): Map<number, string> {
+	const names = new Map<number, string>();
+	for (const { observation } of records.observed) if (observation.websiteName) names.set(observation.websiteCode, observation.websiteName);
+	return names;
+}
+
+function checking(parity: ParitySettings, names: ReadonlyMap<number, string>): StandingKind<Parity> {
 	const changedState = (worked: { standing: Parity; state: string }, previous: string | undefined) =>
 		previous === undefined ? worked.standing.losses > 0 : previous !== worked.state;
 	return {
@@ -134,9 +145,11 @@ function checking(parity: ParitySettings): StandingKind<Parity> {
 				holds: (stay) => stay.checkIn === checkIn,
 			};
 		},
-		work: (_, stays) => {
+		work: (group, stays) => {
+			const named = new Map(names);
+			for (const { observation } of group.items) if (observation.websiteName) named.set(observation.websiteCode, observation.websiteName);
 			const standing = parityOf(
-				stays.map((stay) => ({ websiteCode: stay.websiteCode, currency: stay.currency, total: stay.totalRate })),
+				stays.map((stay) => ({ websiteCode: stay.websiteCode, websiteName: stay.websiteName || named.get(stay.websiteCode) || '', currency: stay.currency, total: stay.totalRate })),
 				parity.reference,
 				parity.tolerance,
 			);
@@ -159,5 +172,6 @@ function checking(parity: ParitySettings): StandingKind<Parity> {
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const check = readSettings(this, () => settings(this));
-	return await runStanding(this, check, readRecords(this, 'onsiteRate'), 'onsiteRate', checking(check));
+	const records = readRecords(this, 'onsiteRate');
+	return await runStanding(this, check, records, 'onsiteRate', checking(check, websiteNames(records)));
 }

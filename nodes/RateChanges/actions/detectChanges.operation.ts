@@ -142,7 +142,7 @@ function detecting(context: IExecuteFunctions, detect: DetectSettings): RecordOp
 					const byStay = byIdentity(owned, stayIdentity);
 					return records.newest.flatMap(({ itemIndex, observation }) => {
 						const [alert] = byStay.get(stayIdentity(observation)) ?? [];
-						return alert ? [{ at: itemIndex, item: { json: { ...records.items[itemIndex].json, ...changeFields(alert) }, pairedItem: { item: itemIndex } } }] : [];
+						return alert ? [{ at: itemIndex, item: { json: { ...records.items[itemIndex].json, websiteName: alert.websiteName ?? '', ...changeFields(alert) }, pairedItem: { item: itemIndex } } }] : [];
 					});
 				},
 			};
@@ -206,6 +206,6 @@ function withoutPastDays(month: StayMonth): StayMonth {
 }
 
 function changeAlert(block: string, observation: Observation, change: RateChange, rateField: RateField): JournalAlert {
-	const { shopId, hotelCode, hotelName, websiteCode, checkIn, los, guests, roomType, currency, dtCollected } = observation;
-	return { block, shopId, hotelCode, hotelName, websiteCode, checkIn, los, guests, roomType, currency, rateField, ...change, comparedWith: '', comparedRate: null, severity: '', dtCollected };
+	const { shopId, hotelCode, hotelName, websiteCode, websiteName = '', checkIn, los, guests, roomType, currency, dtCollected } = observation;
+	return { block, shopId, hotelCode, hotelName, websiteCode, websiteName, checkIn, los, guests, roomType, currency, rateField, ...change, comparedWith: '', comparedRate: null, severity: '', dtCollected };
 }

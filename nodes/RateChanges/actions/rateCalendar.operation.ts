@@ -268,7 +268,7 @@ class CalendarMemory {
 
 function meta(calendar: CalendarSettings, facts: CalendarFacts): CalendarMeta {
 	const { myHotelCode, website, los, guests } = calendar.source;
-	return { hotelName: facts.hotelName, hotelCode: myHotelCode, website, los, guests, bands: calendar.bands };
+	return { hotelName: facts.hotelName, hotelCode: myHotelCode, website, websiteName: facts.websiteName, los, guests, bands: calendar.bands };
 }
 
 function summaryItem(calendar: CalendarSettings, facts: CalendarFacts, days: readonly CalendarDay[], remembered: boolean): IDataObject {
@@ -279,6 +279,7 @@ function summaryItem(calendar: CalendarSettings, facts: CalendarFacts, days: rea
 		myHotelCode,
 		hotelName: facts.hotelName,
 		website,
+		websiteName: facts.websiteName,
 		nights: los,
 		guests,
 		from: dates[0],

@@ -16,6 +16,8 @@ export interface ReportedChange {
 	hotelName: string;
 	/** null: compared across all websites. */
 	websiteCode: number | null;
+	/** The website's name ("hotels.com"), from its record's sourceUrl; '' or absent when unknown (alerts stored before it was kept). */
+	websiteName?: string;
 	checkIn: string;
 	los: number;
 	guests: number;

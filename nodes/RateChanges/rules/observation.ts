@@ -3,6 +3,7 @@ import { isEmpty, parseCurrencyCode, parseDecimal, parsePositiveInteger, parseRe
 
 import { round2 } from './amounts';
 import { totalOf } from './parity';
+import { websiteNameOf } from './websites';
 
 /**
  * What Detect Changes compares: one rate record (spec part 6) against the last one stored for the
@@ -34,6 +35,8 @@ export interface Stay {
 export interface Observation extends Stay {
 	shopId: number | null;
 	hotelName: string;
+	/** The host of the record's `sourceUrl` ("hotels.com"); '' or absent when unknown (a stored stay keeps no address). */
+	websiteName?: string;
 	currency: string;
 	/** Both rates are kept, so that switching Rate Field compares like with like. */
 	onsiteRate: number | null;
@@ -110,6 +113,7 @@ export function readObservation(record: Record<string, unknown>, rateField: Rate
 		...stay,
 		shopId: isEmpty(record.shopId) ? null : parsePositiveInteger('shopId', record.shopId),
 		hotelName: optionalText('hotelName', record.hotelName),
+		websiteName: websiteNameOf(record.sourceUrl),
 		currency: currencyCode(record.currency),
 		onsiteRate: rateOf('onsiteRate', record.onsiteRate, rateField === 'onsiteRate'),
 		netRate: rateOf('netRate', record.netRate, rateField === 'netRate'),

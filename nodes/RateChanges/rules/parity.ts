@@ -8,6 +8,8 @@ import { round2 } from './amounts';
 /** The latest total of the stay and room on one website. */
 export interface WebsiteTotal {
 	websiteCode: number;
+	/** Its name ("hotels.com"), where a record of it told; '' or absent when unknown. */
+	websiteName?: string;
 	currency: string;
 	/** null: sold out on this website. */
 	total: number | null;
@@ -19,6 +21,8 @@ export type Severity = 'low' | 'medium' | 'high';
 
 export interface WebsiteParity {
 	websiteCode: number;
+	/** '' when unknown. */
+	websiteName: string;
 	total: number | null;
 	/** win: the reference is cheaper; meet: within the tolerance; loss: this website sells below the reference. */
 	state: ParityState;
@@ -40,6 +44,8 @@ export interface Tolerance {
 export interface Parity {
 	/** The website the others are held against; null when it has no total for this stay. */
 	referenceWebsite: number | null;
+	/** The reference website's name; '' when unknown. */
+	referenceWebsiteName: string;
 	referenceTotal: number | null;
 	currency: string | null;
 	websites: WebsiteParity[];
@@ -91,16 +97,17 @@ export function parityOf(totals: readonly WebsiteTotal[], reference: Reference, 
 	if (!referenceSite) {
 		return {
 			referenceWebsite: null,
+			referenceWebsiteName: '',
 			referenceTotal: null,
 			currency: null,
-			websites: sorted.map((website) => ({ websiteCode: website.websiteCode, total: website.total, state: website.total === null ? 'soldOut' : 'noReference', difference: null, differencePercent: null, severity: null })),
+			websites: sorted.map((website) => ({ websiteCode: website.websiteCode, websiteName: website.websiteName ?? '', total: website.total, state: website.total === null ? 'soldOut' : 'noReference', difference: null, differencePercent: null, severity: null })),
 			losses: 0,
 			severity: null,
 		};
 	}
 	const referenceTotal = referenceSite.total as number;
 	const websites = sorted.map((website): WebsiteParity => {
-		const base = { websiteCode: website.websiteCode, total: website.total };
+		const base = { websiteCode: website.websiteCode, websiteName: website.websiteName ?? '', total: website.total };
 		if (website.websiteCode === referenceSite.websiteCode) return { ...base, state: 'reference', difference: 0, differencePercent: 0, severity: null };
 		if (website.total === null || website.total <= 0) return { ...base, state: 'soldOut', difference: null, differencePercent: null, severity: null };
 		if (website.currency !== referenceSite.currency) return { ...base, state: 'otherCurrency', difference: null, differencePercent: null, severity: null };
@@ -113,6 +120,7 @@ export function parityOf(totals: readonly WebsiteTotal[], reference: Reference, 
 	const lossSeverities = websites.flatMap((website) => (website.severity ? [website.severity] : []));
 	return {
 		referenceWebsite: referenceSite.websiteCode,
+		referenceWebsiteName: referenceSite.websiteName ?? '',
 		referenceTotal,
 		currency: referenceSite.currency,
 		websites,

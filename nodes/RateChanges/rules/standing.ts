@@ -4,6 +4,7 @@ import type { ReportedChange } from './alert';
 import type { Observation, RateField } from './observation';
 import type { Parity } from './parity';
 import type { Position } from './position';
+import { websiteLabel } from './websites';
 
 /**
  * What Compare With My Hotel and Check Parity put out and keep as alerts, built from what they
@@ -41,6 +42,7 @@ export function compareAlerts(rule: CompareRule, standing: CompareStanding, aler
 		hotelCode: rule.myHotelCode,
 		hotelName: myName,
 		websiteCode: rule.sameWebsite ? first.websiteCode : null,
+		websiteName: rule.sameWebsite ? (first.websiteName ?? '') : '',
 		checkIn: first.checkIn,
 		los: first.los,
 		guests: first.guests,
@@ -92,6 +94,7 @@ export function compareItem(rule: CompareRule, standing: CompareStanding): IData
 		los: first.los,
 		guests: first.guests,
 		websiteCode: rule.sameWebsite ? first.websiteCode : null,
+		websiteName: rule.sameWebsite ? (first.websiteName ?? '') : '',
 		previousRank,
 		rankChanged,
 		undercut,
@@ -108,6 +111,7 @@ export function parityAlerts(first: Observation, parity: Parity): ReportedChange
 			hotelCode: first.hotelCode,
 			hotelName: first.hotelName,
 			websiteCode: website.websiteCode,
+			websiteName: website.websiteName,
 			checkIn: first.checkIn,
 			los: first.los,
 			guests: first.guests,
@@ -120,7 +124,7 @@ export function parityAlerts(first: Observation, parity: Parity): ReportedChange
 			change: website.difference,
 			changePercent: website.differencePercent,
 			previousCollected: null,
-			comparedWith: `website ${parity.referenceWebsite}`,
+			comparedWith: websiteLabel(parity.referenceWebsite as number, parity.referenceWebsiteName),
 			comparedRate: parity.referenceTotal,
 			severity: website.severity ?? '',
 			dtCollected: first.dtCollected,

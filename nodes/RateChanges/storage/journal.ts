@@ -212,8 +212,8 @@ export function entryOf(row: Row): Entry {
  * The packed alerts: `{"t": [times], "g": [groups]}` (times as monthCells.ts packs them: the
  * first in full, the others as seconds from it), and in a digest's row `"r": [ids]`, the
  * entries it holds. A group holds what its alerts share (the month row, left out where it is the
- * stay month the other fields name; hotel, website, stay, currency, shop, compared rate); each
- * alert is a list:
+ * stay month the other fields name; hotel, website, its name as `o` where known (rows written
+ * before names were kept have none), stay, currency, shop, compared rate); each alert is a list:
  * `[day, changeType, previousRate, rate, change, changePercent, previousCollected, dtCollected,
  * comparedWith, comparedRate, severity]`, times as indexes into `t`, trailing empty values left out.
  */
@@ -222,6 +222,8 @@ interface PackedGroup {
 	k: number;
 	n: string;
 	w: number | null;
+	/** The website's name, where known (left out of rows written before names were kept). */
+	o?: string;
 	m: string;
 	l: number;
 	u: number;
@@ -242,13 +244,14 @@ export function packAlerts(alerts: readonly JournalAlert[], replaces: readonly n
 	const groups = new Map<string, PackedGroup>();
 	for (const alert of alerts) {
 		const month = alert.checkIn.slice(0, 7);
-		const shared = [alert.block, alert.hotelCode, alert.hotelName, alert.websiteCode, month, alert.los, alert.guests, alert.roomType, alert.currency, alert.shopId, alert.rateField];
+		const shared = [alert.block, alert.hotelCode, alert.hotelName, alert.websiteCode, alert.websiteName ?? '', month, alert.los, alert.guests, alert.roomType, alert.currency, alert.shopId, alert.rateField];
 		const key = JSON.stringify(shared);
 		const group = groups.get(key) ?? {
 			...(alert.websiteCode !== null && alert.block === stayMonthKey({ ...alert, websiteCode: alert.websiteCode, month }) ? {} : { b: alert.block }),
 			k: alert.hotelCode,
 			n: alert.hotelName,
 			w: alert.websiteCode,
+			...(alert.websiteName ? { o: alert.websiteName } : {}),
 			m: month,
 			l: alert.los,
 			u: alert.guests,
@@ -296,6 +299,7 @@ function unpackEntry(text: unknown): { alerts: JournalAlert[]; replaces: number[
 				hotelCode: group.k,
 				hotelName: group.n,
 				websiteCode: group.w,
+				websiteName: group.o ?? '',
 				checkIn: `${group.m}-${String(fields[0]).padStart(2, '0')}`,
 				los: group.l,
 				guests: group.u,
