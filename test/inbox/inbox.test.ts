@@ -172,7 +172,7 @@ describe('an email, as a mail client shows it', () => {
 	it('takes an HTML-only message (n8n’s Send Email default), quoted-printable, with no text made up', async () => {
 		const email = await deliver(fixture('html-only.eml'));
 		expect(email.text).toBeUndefined();
-		expect(email.html).toContain('<p><strong>Hilton Cape Town Riverside (100085): 3 rate changes (2 undercut, 1 parity loss)</strong></p>');
+		expect(email.html).toContain('<p><strong>Rate shop 1, Hilton Cape Town Riverside (100085): 2 undercuts, 1 parity loss</strong></p>');
 		expect(email.html).toContain('<td style="padding:4px 8px;border:1px solid #ddd">2026-12-03</td>');
 		expect(email.html).toContain('Prices in £ — “quoted” &amp; naïve café');
 	});

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { buildDigests, type DigestGroup } from '../../nodes/RateChanges/rules/digestView';
+import { buildDigests, SIGN_NOTE, type DigestGroup } from '../../nodes/RateChanges/rules/digestView';
 import type { ReportedChange } from '../../nodes/RateChanges/rules/alert';
 
 /** Digest (nodes/RateChanges/digest.ts): one message-ready item per shop, hotel, or hotel and day. */
@@ -106,13 +106,13 @@ describe('one digest per shop, or per hotel, in number order', () => {
 		]);
 		expect(result.every((digest) => !('shopId' in digest))).toBe(true);
 		expect(listed(result[0]).map((change) => change.shopId)).toEqual([3, 2]);
-		expect(textLines(result[1])[0]).toBe('*Quay Inn (200002): 1 rate change (1 up)*');
+		expect(textLines(result[1])[0]).toBe('*Quay Inn (200002): 1 rate up*');
 	});
 
 	it('titles the changes of records without a shop "Rate shop"', () => {
 		const [digest] = digests([up(5, { shopId: null })]);
 		expect(digest.shopId).toBeNull();
-		expect(textLines(digest)[0]).toBe('*Rate shop: 1 rate change (1 up)*');
+		expect(textLines(digest)[0]).toBe('*Rate shop, Harbour View Hotel (100001): 1 rate up*');
 	});
 });
 
@@ -180,8 +180,8 @@ describe('each digest counts its changes by type and spans their collection time
 			collectedFrom: '2025-03-02T05:00:00.000Z',
 			collectedTo: '2025-03-02T08:00:00.000Z',
 		});
-		expect(textLines(digest)[0]).toBe('*Rate shop 7: 6 rate changes (2 up, 1 down, 1 sold out, 1 back on sale, 1 first seen)*');
-		expect(digest.html).toContain('<p><strong>Rate shop 7: 6 rate changes (2 up, 1 down, 1 sold out, 1 back on sale, 1 first seen)</strong></p>');
+		expect(textLines(digest)[0]).toBe('*Rate shop 7, Harbour View Hotel (100001): 2 rates up, 1 rate down, 1 sold out, 1 back on sale, 1 first seen*');
+		expect(digest.html).toContain('<p><strong>Rate shop 7, Harbour View Hotel (100001): 2 rates up, 1 rate down, 1 sold out, 1 back on sale, 1 first seen</strong></p>');
 	});
 
 	it('describes each change in a line a message can post', () => {
@@ -195,15 +195,16 @@ describe('each digest counts its changes by type and spans their collection time
 		expect(textLines(digest).slice(1)).toEqual([
 			'• Hotel 100002 (100002), website 2, 2025-04-10, 2 nights: sold out (was 100.00 EUR)',
 			'• Harbour View Hotel (100003), website 2, 2025-04-12, 1 night, Double: back on sale at 140.00 EUR',
-			'• Harbour View Hotel (100001), website 2, 2025-04-10, 1 night, Double: 142.50 EUR → 160.00 EUR (+12.3 %)',
-			'• Harbour View Hotel (100004), website 2, 2025-04-10, 1 night, Double: 100.00 EUR → 95.00 EUR (-5.0 %)',
+			'• Harbour View Hotel (100001), website 2, 2025-04-10, 1 night, Double: 142.50 → 160.00 EUR (+12.3 %)',
+			'• Harbour View Hotel (100004), website 2, 2025-04-10, 1 night, Double: 100.00 → 95.00 EUR (−5.0 %)',
 			'• Harbour View Hotel (100005), website 2, 2025-04-10, 1 night, Double: first seen at 90.00 EUR',
+			SIGN_NOTE,
 		]);
 		expect(htmlRows(digest)[0]).toBe(
-			'<tr><td>Hotel 100002 (100002)</td><td>2</td><td>2025-04-10</td><td>2</td><td></td><td>sold out</td><td>100.00 EUR</td><td>sold out</td><td></td></tr>',
+			'<tr><td>Hotel 100002 (100002)</td><td>website 2</td><td>2025-04-10</td><td>2</td><td></td><td>sold out</td><td>100.00 EUR</td><td>sold out</td><td></td></tr>',
 		);
 		expect(htmlRows(digest)[2]).toBe(
-			'<tr><td>Harbour View Hotel (100001)</td><td>2</td><td>2025-04-10</td><td>1</td><td>Double</td><td>up</td><td>142.50 EUR</td><td>160.00 EUR</td><td>12.3 %</td></tr>',
+			'<tr><td>Harbour View Hotel (100001)</td><td>website 2</td><td>2025-04-10</td><td>1</td><td>Double</td><td>up</td><td>142.50 EUR</td><td>160.00 EUR</td><td>+12.3 %</td></tr>',
 		);
 	});
 });
@@ -213,19 +214,19 @@ describe('Max Changes in Text bounds the text and HTML, never the changes', () =
 
 	it('lists the biggest ones and counts the rest as "and N more" in the text and the HTML', () => {
 		const [digest] = digests(five, 'shop', 3);
-		expect(textLines(digest)).toHaveLength(1 + 3 + 1);
-		expect(textLines(digest).at(-1)).toBe('and 2 more');
+		expect(textLines(digest)).toHaveLength(1 + 3 + 1 + 1);
+		expect(textLines(digest).slice(-2)).toEqual(['and 2 more', SIGN_NOTE]);
 		expect(textLines(digest)[1]).toContain('(100005)');
 		expect(htmlRows(digest)).toHaveLength(3);
-		expect(digest.html).toMatch(/<\/table>\n<p>and 2 more<\/p>$/);
+		expect(digest.html).toMatch(/<\/table>\n<p>and 2 more<\/p>\n<p><small>Percentages: /);
 		expect(digest.changeCount).toBe(5);
 		expect(listed(digest)).toHaveLength(5);
-		expect(textLines(digest)[0]).toContain('5 rate changes');
+		expect(textLines(digest)[0]).toContain('5 rates up');
 	});
 
 	it('says nothing more when every change fits', () => {
 		const [digest] = digests(five, 'shop', 5);
-		expect(textLines(digest)).toHaveLength(1 + 5);
+		expect(textLines(digest)).toHaveLength(1 + 5 + 1);
 		expect(digest.text).not.toContain('more');
 		expect(digest.html).not.toContain('more');
 		expect(htmlRows(digest)).toHaveLength(5);
@@ -241,12 +242,13 @@ describe('the HTML is safe to send whatever a hotel is called', () => {
 		expect(html).toContain('Smith &amp; Sons &lt;Inn&gt; &quot;Lux&quot; (100001)');
 		expect(html).not.toContain('<Inn>');
 		expect(html).not.toContain('"Lux"');
-		expect(html.match(/Smith &amp; Sons/g)).toHaveLength(2);
+		// Named once: in the title, not on each row, when every row is the one hotel.
+		expect(html.match(/Smith &amp; Sons/g)).toHaveLength(1);
 	});
 
 	it('keeps the text as written, for messages that are not HTML', () => {
 		const [digest] = digests([up(5, { hotelName: name })], 'hotel');
-		expect(textLines(digest)[0]).toBe(`*${name} (100001): 1 rate change (1 up)*`);
+		expect(textLines(digest)[0]).toBe(`*${name} (100001): 1 rate up*`);
 		expect(digest.hotelName).toBe(name);
 	});
 });
@@ -255,17 +257,18 @@ describe('undercuts, rank changes and parity losses in the digest', () => {
 	it('describes each in a line a message can post', () => {
 		const [digest] = digests([undercut(), rankChanged({ hotelCode: 100002, hotelName: 'Quay Inn' }), parityLoss({ hotelCode: 100003 })]);
 		expect(textLines(digest).slice(1)).toEqual([
-			'• Harbour View Hotel (100001), all websites, 2025-04-10, 1 night: undercut by hotel 100067 Quay Inn at 180.00 EUR, 10.0 % below your 200.00 EUR',
-			'• Harbour View Hotel (100003), website 5, 2025-04-10, 1 night, Double: parity loss: 184.00 EUR, 8.0 % below website 2\'s 200.00 EUR (medium)',
+			'• Harbour View Hotel (100001), all websites, 2025-04-10, 1 night: undercut: hotel 100067 Quay Inn 180.00 → mine 200.00 EUR (+11.1 %)',
+			'• Harbour View Hotel (100003), website 5, 2025-04-10, 1 night, Double: parity loss (medium): website 2 200.00 → 184.00 EUR (−8.0 %)',
 			'• Quay Inn (100002), all websites, 2025-04-10, 1 night: rank 1 → 3 of 4, at 200.00 EUR',
+			SIGN_NOTE,
 		]);
 	});
 
 	it('shows each in a row of the HTML table, with what it was compared with', () => {
 		const [digest] = digests([undercut(), rankChanged({ hotelCode: 100002, hotelName: 'Quay Inn' }), parityLoss({ hotelCode: 100003 })]);
 		expect(htmlRows(digest)).toEqual([
-			'<tr><td>Harbour View Hotel (100001)</td><td>all</td><td>2025-04-10</td><td>1</td><td></td><td>undercut</td><td>hotel 100067 Quay Inn: 180.00 EUR</td><td>200.00 EUR</td><td>10.0 %</td></tr>',
-			'<tr><td>Harbour View Hotel (100003)</td><td>5</td><td>2025-04-10</td><td>1</td><td>Double</td><td>parity loss</td><td>website 2: 200.00 EUR</td><td>184.00 EUR</td><td>-8.0 %</td></tr>',
+			'<tr><td>Harbour View Hotel (100001)</td><td>all</td><td>2025-04-10</td><td>1</td><td></td><td>undercut</td><td>hotel 100067 Quay Inn: 180.00 EUR</td><td>200.00 EUR</td><td>+11.1 %</td></tr>',
+			'<tr><td>Harbour View Hotel (100003)</td><td>website 5</td><td>2025-04-10</td><td>1</td><td>Double</td><td>parity loss</td><td>website 2: 200.00 EUR</td><td>184.00 EUR</td><td>−8.0 %</td></tr>',
 			'<tr><td>Quay Inn (100002)</td><td>all</td><td>2025-04-10</td><td>1</td><td></td><td>rank changed</td><td>rank 1 → 3 of 4</td><td>200.00 EUR</td><td></td></tr>',
 		]);
 	});
@@ -289,7 +292,7 @@ describe('undercuts, rank changes and parity losses in the digest', () => {
 	it('counts each type in its own field and in the first line, after the rate moves', () => {
 		const [digest] = digests([undercut(), undercut({ hotelCode: 100002 }), rankChanged(), parityLoss(), parityLoss({ websiteCode: 11 }), parityLoss({ websiteCode: 12 }), down(4)]);
 		expect(digest).toMatchObject({ changeCount: 7, up: 0, down: 1, soldOut: 0, backOnSale: 0, firstSeen: 0, undercut: 2, rankChanged: 1, parityLoss: 3 });
-		expect(textLines(digest)[0]).toBe('*Rate shop 7: 7 rate changes (1 down, 2 undercut, 1 rank changed, 3 parity loss)*');
+		expect(textLines(digest)[0]).toBe('*Rate shop 7: 1 rate down, 2 undercuts, 1 change of rank, 3 parity losses*');
 	});
 });
 
@@ -316,7 +319,56 @@ describe('Group By hotel and day: one digest per hotel and check-in day', () => 
 
 	it('titles each with the hotel and the day', () => {
 		const result = digests(changes, 'hotelDay');
-		expect(textLines(result[0])[0]).toBe('*Old Town Inn (99999), 2025-04-09: 1 rate change (1 up)*');
-		expect(textLines(result[3])[0]).toBe('*Harbour View Hotel (100001), 2025-04-11: 1 rate change (1 parity loss)*');
+		expect(textLines(result[0])[0]).toBe('*Old Town Inn (99999), 2025-04-09: 1 rate up*');
+		expect(textLines(result[3])[0]).toBe('*Harbour View Hotel (100001), 2025-04-11: 1 parity loss*');
+	});
+});
+
+describe('what a revenue manager reads (#39)', () => {
+	it('counts what happened by kind in the headline, not "rate changes"', () => {
+		const [digest] = digests([undercut(), undercut({ checkIn: '2025-04-11' }), undercut({ checkIn: '2025-04-12' }), undercut({ checkIn: '2025-04-13' }), parityLoss()]);
+		expect(textLines(digest)[0]).toBe('*Rate shop 7, Harbour View Hotel (100001): 4 undercuts, 1 parity loss*');
+		expect(digest.html).toContain('<strong>Rate shop 7, Harbour View Hotel (100001): 4 undercuts, 1 parity loss</strong>');
+	});
+
+	it('names my hotel once, in the title, when every row is that hotel, and has no Hotel column then', () => {
+		const [digest] = digests([undercut(), parityLoss()]);
+		expect(textLines(digest).slice(1, 3).every((line) => !line.includes('Harbour View Hotel'))).toBe(true);
+		expect(digest.html).not.toContain('<th align="left">Hotel</th>');
+		expect((digest.html as string).match(/Harbour View Hotel/g)).toHaveLength(1);
+	});
+
+	it('names each website with its code beside it, in the text, the HTML and what a parity loss is held against', () => {
+		const [digest] = digests([
+			parityLoss({ websiteName: 'trip.com', comparedWith: 'expedia.com (2)' }),
+			down(5, { websiteName: 'hotels.com', websiteCode: 4, checkIn: '2025-04-11' }),
+		]);
+		expect(textLines(digest).slice(1, 3)).toEqual([
+			'• trip.com (5), 2025-04-10, 1 night, Double: parity loss (medium): expedia.com (2) 200.00 → 184.00 EUR (−8.0 %)',
+			'• hotels.com (4), 2025-04-11, 1 night, Double: 100.00 → 95.00 EUR (−5.0 %)',
+		]);
+		expect(htmlRows(digest)[0]).toBe(
+			'<tr><td>trip.com (5)</td><td>2025-04-10</td><td>1</td><td>Double</td><td>parity loss</td><td>expedia.com (2): 200.00 EUR</td><td>184.00 EUR</td><td>−8.0 %</td></tr>',
+		);
+	});
+
+	it('shows every percentage as the rate against the one before it or compared with it, minus lower, and says so once', () => {
+		const [digest] = digests([undercut({ rate: 170, comparedRate: 140, change: 30, changePercent: 17.65 }), parityLoss({ rate: 160, comparedRate: 170 })]);
+		// Mine at 170 against the competitor's 140 is +21.4 %; the website's 160 against the reference's 170 is −5.9 %.
+		expect(digest.text).toContain('hotel 100067 Quay Inn 140.00 → mine 170.00 EUR (+21.4 %)');
+		expect(digest.text).toContain('website 2 170.00 → 160.00 EUR (−5.9 %)');
+		expect(textLines(digest).filter((line) => line === SIGN_NOTE)).toHaveLength(1);
+		expect((digest.html as string).match(/minus means lower/g)).toHaveLength(1);
+	});
+
+	it('says nothing of signs when no row has a percentage', () => {
+		const [digest] = digests([soldOut(), firstSeen({ checkIn: '2025-04-11' })]);
+		expect(digest.text).not.toContain('minus');
+		expect(digest.html).not.toContain('minus');
+	});
+
+	it('writes every amount to the cent', () => {
+		const [digest] = digests([up(0.3, { previousRate: 177, rate: 177.3, change: 0.3, changePercent: 0.17 })]);
+		expect(textLines(digest)[1]).toBe('• website 2, 2025-04-10, 1 night, Double: 177.00 → 177.30 EUR (+0.2 %)');
 	});
 });

@@ -245,7 +245,8 @@ function cleanupNote(reason: string): string {
 function withFullness(item: IDataObject, full: Fullness, marked: boolean, cleanup?: string): IDataObject {
 	const line = fullnessLine(full);
 	const note = marked ? '' : 'Not marked as reported: the next digest lists these changes again.';
-	const notes = [line, ...(note ? [note] : []), ...(cleanup ? [cleanup] : [])];
+	// How full the tables are is the reader's business from n8n's 80 % warning on; below it, only dataTables says.
+	const notes = [...(full.state === 'ok' ? [] : [line]), ...(note ? [note] : []), ...(cleanup ? [cleanup] : [])];
 	return {
 		...item,
 		marked,

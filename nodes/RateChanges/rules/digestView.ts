@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ReportedChange, ReportedType } from './alert';
+import { percentChange } from './amounts';
 import { escapeHtml } from './html';
+import { websiteLabel } from './websites';
 
 /** One digest per shop, hotel, or hotel and day: what a Slack post, a Teams card or an email needs. */
 
@@ -49,10 +51,48 @@ function byBiggest(a: ReportedChange, b: ReportedChange): number {
 }
 
 function amount(value: number | null, currency: string): string {
-	return value === null ? 'sold out' : `${value.toFixed(2)} ${currency}`;
+	return value === null ? 'sold out' : `${value.toFixed(2)} ${currency}`.trimEnd();
 }
 
-/** "+12.50 USD (+8.3 %)", "sold out", "back on sale at 140.00 USD". */
+/** "+12.0 %", "−8.0 %" (a true minus sign). */
+function signedPercent(percent: number): string {
+	return `${percent > 0 ? '+' : percent < 0 ? '−' : ''}${Math.abs(percent).toFixed(1)} %`;
+}
+
+/**
+ * The one sign convention of every percentage a digest shows: the alert's rate against the one it
+ * is set beside (the previous rate, the cheapest competitor's, the reference website's), as a
+ * percentage of that one; minus: the alert's rate is lower. An undercut's own changePercent (how
+ * far below my rate, of my rate) and a parity loss's (of the reference) are output fields as
+ * before; the digest works its figure out from the two rates it shows.
+ */
+export function differencePercent(change: ReportedChange): number | null {
+	switch (change.changeType) {
+		case 'up':
+		case 'down':
+			return change.changePercent;
+		case 'undercut':
+		case 'parityLoss':
+			return change.rate === null || change.comparedRate === null || change.comparedRate === 0 ? null : percentChange(change.comparedRate, change.rate);
+		default:
+			return null;
+	}
+}
+
+export const SIGN_NOTE = 'Percentages: each rate against the one before it or compared with it (the previous rate, the cheapest competitor, the reference website); minus means lower.';
+
+function percentText(change: ReportedChange): string {
+	const percent = differencePercent(change);
+	return percent === null ? '' : signedPercent(percent);
+}
+
+/** "100.00 → 112.00 EUR (+12.0 %)": the first rate, the second with the currency, and the second against the first. */
+function fromTo(change: ReportedChange, first: number | null, second: number | null, secondLabel = ''): string {
+	const percent = percentText(change);
+	return `${first === null ? 'sold out' : first.toFixed(2)} → ${secondLabel}${amount(second, change.currency)}${percent ? ` (${percent})` : ''}`;
+}
+
+/** "100.00 → 112.00 EUR (+12.0 %)", "sold out (was 100.00 EUR)", "undercut: hotel 100067 Quay Inn 180.00 → mine 200.00 EUR (+11.1 %)". */
 export function describeMove(change: ReportedChange): string {
 	switch (change.changeType) {
 		case 'soldOut':
@@ -62,23 +102,27 @@ export function describeMove(change: ReportedChange): string {
 		case 'firstSeen':
 			return change.rate === null ? 'first seen, sold out' : `first seen at ${amount(change.rate, change.currency)}`;
 		case 'undercut':
-			return `undercut by ${change.comparedWith} at ${amount(change.comparedRate, change.currency)}, ${(change.changePercent ?? 0).toFixed(1)} % below your ${amount(change.rate, change.currency)}`;
+			return `undercut: ${change.comparedWith} ${fromTo(change, change.comparedRate, change.rate, 'mine ')}`;
 		case 'rankChanged':
 			return `${change.comparedWith}, at ${amount(change.rate, change.currency)}`;
 		case 'parityLoss':
-			return `parity loss: ${amount(change.rate, change.currency)}, ${Math.abs(change.changePercent ?? 0).toFixed(1)} % below ${change.comparedWith}'s ${amount(change.comparedRate, change.currency)} (${change.severity})`;
-		default: {
-			const sign = (change.change ?? 0) > 0 ? '+' : '';
-			return `${amount(change.previousRate, change.currency)} → ${amount(change.rate, change.currency)} (${sign}${(change.changePercent ?? 0).toFixed(1)} %)`;
-		}
+			return `parity loss${change.severity ? ` (${change.severity})` : ''}: ${change.comparedWith} ${fromTo(change, change.comparedRate, change.rate)}`;
+		default:
+			return fromTo(change, change.previousRate, change.rate);
 	}
 }
 
-function stayLabel(change: ReportedChange): string {
+function hotelOf(change: ReportedChange): string {
+	return `${change.hotelName || `Hotel ${change.hotelCode}`} (${change.hotelCode})`;
+}
+
+function websiteOf(change: ReportedChange): string {
+	return change.websiteCode ? websiteLabel(change.websiteCode, change.websiteName) : 'all websites';
+}
+
+function stayLabel(change: ReportedChange, withHotel: boolean): string {
 	const nights = `${change.los} night${change.los === 1 ? '' : 's'}`;
-	const room = change.roomType ? `, ${change.roomType}` : '';
-	const website = change.websiteCode ? `, website ${change.websiteCode}` : ', all websites';
-	return `${change.hotelName || `Hotel ${change.hotelCode}`} (${change.hotelCode})${website}, ${change.checkIn}, ${nights}${room}`;
+	return [...(withHotel ? [hotelOf(change)] : []), websiteOf(change), change.checkIn, nights, ...(change.roomType ? [change.roomType] : [])].join(', ');
 }
 
 function counts(changes: readonly ReportedChange[]): Record<ReportedType, number> {
@@ -87,16 +131,29 @@ function counts(changes: readonly ReportedChange[]): Record<ReportedType, number
 	return result;
 }
 
+/** What happened, counted by kind in words: "2 rates up", "1 undercut", "3 parity losses". */
+const KIND_WORDS: Record<ReportedType, [one: string, many: string]> = {
+	up: ['rate up', 'rates up'],
+	down: ['rate down', 'rates down'],
+	soldOut: ['sold out', 'sold out'],
+	backOnSale: ['back on sale', 'back on sale'],
+	firstSeen: ['first seen', 'first seen'],
+	undercut: ['undercut', 'undercuts'],
+	rankChanged: ['change of rank', 'changes of rank'],
+	parityLoss: ['parity loss', 'parity losses'],
+};
+
+/** "Rate shop 7: 4 undercuts, 1 parity loss". */
 function summaryLine(title: string, changes: readonly ReportedChange[]): string {
 	const byType = counts(changes);
-	const parts = (Object.keys(LABELS) as ReportedType[]).filter((type) => byType[type] > 0).map((type) => `${byType[type]} ${LABELS[type]}`);
-	return `${title}: ${changes.length} rate change${changes.length === 1 ? '' : 's'} (${parts.join(', ')})`;
+	const parts = (Object.keys(LABELS) as ReportedType[]).filter((type) => byType[type] > 0).map((type) => `${byType[type]} ${KIND_WORDS[type][byType[type] === 1 ? 0 : 1]}`);
+	return `${title}: ${parts.join(', ')}`;
 }
-
 
 function comparedCell(change: ReportedChange): string {
 	switch (change.changeType) {
 		case 'firstSeen':
+		case 'backOnSale':
 			return '';
 		case 'rankChanged':
 			return change.comparedWith;
@@ -108,31 +165,33 @@ function comparedCell(change: ReportedChange): string {
 	}
 }
 
-function html(title: string, changes: readonly ReportedChange[], listed: readonly ReportedChange[]): string {
-	const header = ['Hotel', 'Website', 'Check-in', 'Nights', 'Room', 'Change', 'Previous or compared with', 'Now', 'Change %'];
+function html(title: string, changes: readonly ReportedChange[], listed: readonly ReportedChange[], withHotel: boolean): string {
+	const header = [...(withHotel ? ['Hotel'] : []), 'Website', 'Check-in', 'Nights', 'Room', 'Alert', 'Before or compared with', 'Rate', 'Difference'];
 	const rows = listed.map((change) =>
 		[
-			`${change.hotelName || `Hotel ${change.hotelCode}`} (${change.hotelCode})`,
-			change.websiteCode ? String(change.websiteCode) : 'all',
+			...(withHotel ? [hotelOf(change)] : []),
+			change.websiteCode ? websiteLabel(change.websiteCode, change.websiteName) : 'all',
 			change.checkIn,
 			String(change.los),
 			change.roomType,
 			LABELS[change.changeType],
 			comparedCell(change),
 			amount(change.rate, change.currency),
-			change.changePercent === null ? '' : `${change.changePercent.toFixed(1)} %`,
+			percentText(change),
 		]
 			.map((cell) => `<td>${escapeHtml(cell)}</td>`)
 			.join(''),
 	);
 	const more = changes.length - listed.length;
+	const signed = listed.some((change) => differencePercent(change) !== null);
 	return [
 		`<p><strong>${escapeHtml(summaryLine(title, changes))}</strong></p>`,
-		'<table>',
-		`<tr>${header.map((cell) => `<th>${cell}</th>`).join('')}</tr>`,
+		'<table cellpadding="4" cellspacing="0" border="0">',
+		`<tr>${header.map((cell) => `<th align="left">${cell}</th>`).join('')}</tr>`,
 		...rows.map((row) => `<tr>${row}</tr>`),
 		'</table>',
 		...(more > 0 ? [`<p>and ${more} more</p>`] : []),
+		...(signed ? [`<p><small>${escapeHtml(SIGN_NOTE)}</small></p>`] : []),
 	].join('\n');
 }
 
@@ -197,6 +256,10 @@ export function buildDigests(
 			const more = sorted.length - listed.length;
 			const byType = counts(sorted);
 			const collected = sorted.map((change) => change.dtCollected).sort();
+			// One hotel in the digest: named once, in the title, rather than on every row.
+			const oneHotel = new Set(sorted.map((change) => change.hotelCode)).size === 1;
+			const title = oneHotel && options.groupBy === 'shop' ? `${key.title}, ${hotelOf(sorted[0])}` : key.title;
+			const signed = listed.some((change) => differencePercent(change) !== null);
 			return {
 				digestId: options.digestId,
 				...key.fields,
@@ -205,11 +268,12 @@ export function buildDigests(
 				collectedFrom: collected[0],
 				collectedTo: collected[collected.length - 1],
 				text: [
-					`*${summaryLine(key.title, sorted)}*`,
-					...listed.map((change) => `• ${stayLabel(change)}: ${describeMove(change)}`),
+					`*${summaryLine(title, sorted)}*`,
+					...listed.map((change) => `• ${stayLabel(change, !oneHotel)}: ${describeMove(change)}`),
 					...(more > 0 ? [`and ${more} more`] : []),
+					...(signed ? [SIGN_NOTE] : []),
 				].join('\n'),
-				html: html(key.title, sorted, listed),
+				html: html(title, sorted, listed, !oneHotel),
 				changes: sorted as unknown as IDataObject[],
 			};
 		});
