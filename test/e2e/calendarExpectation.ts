@@ -100,7 +100,7 @@ export function expectedCalendar(sandbox: Sandbox, records: readonly RateRecord[
 		const busy = event !== null && event.score >= 70;
 		const outlier =
 			busy && priceIndex !== null && myRate !== null && compMedian !== null && priceIndex <= 100
-				? { kind: 'underpricedBusyDay', reason: `busy day (event '${event.name}' impact ${event.score}) but my rate ${amount(myRate)} ${mine?.currency} is at index ${amount(priceIndex)} of the comp median ${amount(compMedian)}` }
+				? { kind: 'underpricedBusyDay', reason: `event '${event.name}' impact ${event.score}; my rate ${amount(myRate)} ${mine?.currency} is at index ${amount(priceIndex)} of the comp median ${amount(compMedian)}` }
 				: null;
 		return {
 			date,

@@ -303,7 +303,7 @@ describe('outlier: underpriced on a busy day', () => {
 		const day = dayOf(100, [90, 100, 120], { events: on(event(70)) });
 		expect(day.outlier).toEqual({
 			kind: 'underpricedBusyDay',
-			reason: "busy day (event 'City Marathon' impact 70) but my rate 100.00 EUR is at index 100.00 of the comp median 100.00",
+			reason: "event 'City Marathon' impact 70; my rate 100.00 EUR is at index 100.00 of the comp median 100.00",
 		});
 	});
 
@@ -318,7 +318,7 @@ describe('outlier: underpriced on a busy day', () => {
 	it('is a date with demand of 80 or more, without an event', () => {
 		expect(dayOf(90, [90, 100, 120], { demand: on(80) }).outlier).toMatchObject({
 			kind: 'underpricedBusyDay',
-			reason: 'busy day (demand 80) but my rate 90.00 EUR is at index 90.00 of the comp median 100.00',
+			reason: 'demand 80; my rate 90.00 EUR is at index 90.00 of the comp median 100.00',
 		});
 		expect(dayOf(90, [90, 100, 120], { demand: on(79) }).outlier).toBeNull();
 	});
@@ -336,7 +336,7 @@ describe('outlier: overpriced on a quiet day', () => {
 	it('is a date without a busy event, with demand of 40 or less, where my index is above 110', () => {
 		expect(dayOf(110.01, [90, 100, 120], { demand: on(40) }).outlier).toEqual({
 			kind: 'overpricedQuietDay',
-			reason: 'quiet day (no event of impact 70 or more, demand 40) but my rate 110.01 EUR is at index 110.01 of the comp median 100.00',
+			reason: 'no event of impact 70 or more, demand 40; my rate 110.01 EUR is at index 110.01 of the comp median 100.00',
 		});
 	});
 
@@ -364,7 +364,7 @@ describe('outlier: overpriced on a quiet day', () => {
 	it('is a date without demand data when the settings count such dates as quiet', () => {
 		expect(dayOf(130, [90, 100, 120], {}, { outliers: { quietWithoutDemand: true } }).outlier).toEqual({
 			kind: 'overpricedQuietDay',
-			reason: 'quiet day (no event of impact 70 or more, no demand data) but my rate 130.00 EUR is at index 130.00 of the comp median 100.00',
+			reason: 'no event of impact 70 or more, no demand data; my rate 130.00 EUR is at index 130.00 of the comp median 100.00',
 		});
 	});
 

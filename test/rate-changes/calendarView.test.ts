@@ -1,4 +1,4 @@
-import { buildCalendar, rangeDates, type CalendarDay, type RememberedRate } from '../../nodes/RateChanges/rules/calendar';
+import { buildCalendar, rangeDates, type CalendarDay, type DayEvent, type RememberedRate } from '../../nodes/RateChanges/rules/calendar';
 import { calendarCounts, calendarHtml, calendarText, type CalendarMeta } from '../../nodes/RateChanges/rules/calendarView';
 
 /** Rate Calendar as a message (nodes/RateChanges/rules/calendarView.ts): the email grid and the Slack text. */
@@ -72,7 +72,7 @@ describe('html: what email clients show', () => {
 
 	it('titles the calendar with the hotel, the website, nights and guests, the window and the currency', () => {
 		expect(html).toContain('Rate calendar: Harbour View Hotel (100001)');
-		expect(html).toContain('Booking.com (website 2), 1 night, 2 guests, 2026-11-02 to 2026-12-01, EUR');
+		expect(html).toContain('Booking.com (2), 1 night, 2 guests, 2026-11-02 to 2026-12-01, EUR');
 	});
 
 	it('names the lowest of all websites when the calendar takes it', () => {
@@ -91,7 +91,7 @@ describe('html: what email clients show', () => {
 	it("leaves another month's cells blank and greys the month's dates outside the window", () => {
 		const december = weekRows(html)[5];
 		expect(december[0]).toMatch(/background-color:#fafafa;color:#bdc1c6;font-size:11px;">$/);
-		expect(december[1]).toContain('font-size:11px;">1</div><div><strong>100</strong>');
+		expect(december[1]).toContain('font-size:11px;">1</div><div><strong>100.00</strong>');
 		expect(december.slice(2).map((cell) => cell.replace(/^.*color:#bdc1c6;font-size:11px;">/, ''))).toEqual(['2', '3', '4', '5', '6']);
 	});
 
@@ -103,10 +103,10 @@ describe('html: what email clients show', () => {
 		expect(cellOf(5)).toContain('background-color:#ffffff');
 	});
 
-	it('shows my rate, my index, the arrows of the moves, and the sold-out and not-shopped dates', () => {
+	it('shows my rate, my index, the comp median, the arrows of the moves, and the sold-out and not-shopped dates', () => {
 		const cells = weekRows(html).flat();
-		expect(cells.find((cell) => cell.includes('font-size:11px;">2<'))).toContain('<strong>100</strong> ▲</div><div style="color:#3c4043;">100.0</div><div style="color:#5f6368;font-size:11px;">mkt ▼</div>');
-		expect(cells.find((cell) => cell.includes('font-size:11px;">3<'))).toContain('<strong>90</strong> ▼');
+		expect(cells.find((cell) => cell.includes('font-size:11px;">2<'))).toContain('<strong>100.00</strong> ▲</div><div style="color:#3c4043;">100.0</div><div style="color:#5f6368;font-size:11px;">100.00 ▼</div>');
+		expect(cells.find((cell) => cell.includes('font-size:11px;">3<'))).toContain('<strong>90.00</strong> ▼');
 		expect(cells.find((cell) => cell.includes('font-size:11px;">5<'))).toContain('Sold out');
 		expect(cells.find((cell) => cell.includes('font-size:11px;">7<'))).toContain('&mdash;');
 	});
@@ -116,7 +116,7 @@ describe('html: what email clients show', () => {
 		expect(busy).toContain('★');
 		expect(busy).toContain('>!</span>');
 		expect(html).toContain('Dates to look at');
-		expect(html).toContain('<strong>Fri 2026-11-06</strong>: priced under the market on a busy day: busy day (event &#39;City &lt;Marathon&gt;&#39; impact 85)');
+		expect(html).toContain('<strong>Fri 2026-11-06</strong>: priced under the market on a busy day: event &#39;City &lt;Marathon&gt;&#39; impact 85; my rate 95.00 EUR is at index 95.00');
 		expect(html).toContain('<strong>Wed 2026-11-25</strong>: priced over the market on a quiet day');
 		expect(html).toContain('2026-11-06: City &lt;Marathon&gt; (impact 85, 30,000 attendees)');
 	});
@@ -126,7 +126,8 @@ describe('html: what email clients show', () => {
 		expect(html).toContain('on par: 95 to 105');
 		expect(html).toContain('dearer: above 105');
 		expect(html).toContain('my rate as a percentage of the comp median');
-		expect(html).toContain('mkt ▲ ▼: the comp median moved');
+		expect(html).toContain('then the comp median in grey');
+		expect(html).toContain('▲ ▼ after a rate or the median: moved since the last calendar');
 	});
 
 	it('gives the legend the bands the calendar was built with', () => {
@@ -138,7 +139,7 @@ describe('html: what email clients show', () => {
 		expect(hostile).not.toContain('<script>');
 		expect(hostile).not.toContain('<b>');
 		expect(hostile).toContain('Rate calendar: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; O&#39;Brien &amp; &quot;Sons&quot; (100001)');
-		expect(hostile).toContain('&lt;b&gt;OTA&lt;/b&gt; (website 2)');
+		expect(hostile).toContain('&lt;b&gt;OTA&lt;/b&gt; (2)');
 	});
 
 	it('has no month grid and says so for a calendar without dates', () => {
@@ -153,7 +154,7 @@ describe('text: the next 14 dates for Slack or Teams', () => {
 	const lines = text.split('\n');
 
 	it('starts with the title in bold, then the counts of the whole window', () => {
-		expect(lines[0]).toBe('*Rate calendar: Harbour View Hotel (100001): Booking.com (website 2), 1 night, 2 guests, 2026-11-02 to 2026-12-01, EUR*');
+		expect(lines[0]).toBe('*Rate calendar: Harbour View Hotel (100001): Booking.com (2), 1 night, 2 guests, 2026-11-02 to 2026-12-01, EUR*');
 		expect(lines[1]).toBe('30 dates: 1 cheaper, 25 on par, 2 dearer; 1 sold out, 2 outliers, 1 with an event');
 	});
 
@@ -187,5 +188,45 @@ describe('text: the next 14 dates for Slack or Teams', () => {
 			settings: { myHotelCode: MINE, compSet: 'all', website: 2, dates: ['2026-11-02'] },
 		});
 		expect(calendarText([day], META).split('\n')[2]).toBe('• Mon 2026-11-02: 100.00 EUR, every competitor sold out');
+	});
+});
+
+describe('what a revenue manager reads (#39)', () => {
+	/** Founders Day on five dates in a row, a one-day fair after it, and Founders Day again later. */
+	function eventful(): CalendarDay[] {
+		const dates = rangeDates('2026-11-02', '2026-11-15');
+		const founders: DayEvent = { name: 'Founders Day', score: 80, attendees: 12000 };
+		const events = new Map<string, DayEvent>([
+			...['2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06', '2026-11-07'].map((date) => [date, founders] as const),
+			['2026-11-08', { name: 'Book Fair', score: 50, attendees: null }],
+			['2026-11-12', founders],
+		]);
+		return buildCalendar({ rates: dates.flatMap((date) => shopped(date, 177.3)), settings: { myHotelCode: MINE, compSet: 'all', website: 2, dates }, events });
+	}
+
+	it('lists a multi-day event once, with its first and last date', () => {
+		const html = calendarHtml(eventful(), META);
+		expect(html).toContain('<strong>Events (★)</strong><br>2026-11-03 to 2026-11-07: Founders Day (impact 80, 12,000 attendees)<br>2026-11-08: Book Fair (impact 50)<br>2026-11-12: Founders Day (impact 80, 12,000 attendees)</div>');
+		expect(html.match(/Founders Day \(impact/g)).toHaveLength(2);
+	});
+
+	it('writes every rate of the grid to the cent, beside the comp median', () => {
+		const cells = weekRows(calendarHtml(eventful(), META)).flat();
+		const monday = cells.find((cell) => cell.includes('font-size:11px;">2<')) as string;
+		expect(monday).toContain('<strong>177.30</strong>');
+		expect(monday).toContain('<div style="color:#5f6368;font-size:11px;">100.00</div>');
+		expect(calendarHtml(november(), META)).not.toMatch(/<strong>\d+<\/strong>/);
+	});
+
+	it('says why a date is an outlier without saying "busy day" twice', () => {
+		const html = calendarHtml(november(), META);
+		expect(html).not.toContain('busy day: busy day');
+		expect(html).not.toContain('quiet day: quiet day');
+		expect(html).toContain('priced over the market on a quiet day: no event of impact 70 or more, demand 20; my rate 130.00 EUR is at index 130.00 of the comp median 100.00');
+	});
+
+	it('names the website with its code beside it, or by its code alone when no name is known', () => {
+		expect(calendarText(november(), { ...META, websiteName: 'hotels.com', website: 4 }).split('\n')[0]).toContain('hotels.com (4), 1 night');
+		expect(calendarText(november(), { ...META, websiteName: undefined }).split('\n')[0]).toContain(': website 2, 1 night');
 	});
 });

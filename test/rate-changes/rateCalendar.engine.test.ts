@@ -317,7 +317,24 @@ describe('events near my hotel and my demand, from the service', () => {
 		expect(busy.length).toBeGreaterThan(0);
 		// My 100 against B 90, C 110, D 120: index 90.91 on every date, under the market.
 		for (const day of days) expect(day.outlier === null).toBe((day.demand as number) < 60);
-		expect((busy[0].outlier as IDataObject).reason).toBe(`busy day (demand ${busy[0].demand}) but my rate 100.00 EUR is at index 90.91 of the comp median 110.00`);
+		expect((busy[0].outlier as IDataObject).reason).toBe(`demand ${busy[0].demand}; my rate 100.00 EUR is at index 90.91 of the comp median 110.00`);
+	});
+
+	it("names the website by Hotel Info's websitename, asked once an execution, with the Travel Pricing API credential; by its code without", async () => {
+		const onHilton = staysOf([CAPE_TOWN_HOTEL, B, C, D], [102], DECEMBER[0], 3);
+		expect((await runRateChanges(api, DETECT, shopOf(onHilton, '2026-12-01T06:00:00Z', (stay) => USUAL[stay.hotelCode] ?? 100))).error).toBeUndefined();
+		const calendar = { ...EVENTS_CALENDAR, toDate: DECEMBER[2], website: 'one', websiteCode: '102' };
+		const asked = () => sandbox.requests({ endpoint: 'hotelinfo' }).length;
+		const before = asked();
+		const named = await runRateChanges(api, calendar, [{}], { credentials: { ...credentialsFor(sandbox), travelPricingN8nApi: { baseUrl: api.baseUrl, apiKey: api.apiKey } } } as RateChangesRun);
+		expect(named.error).toBeUndefined();
+		expect(asked() - before).toBe(1);
+		expect(named.items[0].json).toMatchObject({ website: 102, websiteName: 'Hilton.com' });
+		expect(String(named.items[0].json.text).split('\n')[0]).toContain('Hilton.com (102), 1 night, 2 guests');
+		const unnamed = await runRateChanges(api, calendar, [{}]);
+		expect(asked() - before).toBe(1);
+		expect(unnamed.items[0].json).toMatchObject({ website: 102, websiteName: '' });
+		expect(String(unnamed.items[0].json.text).split('\n')[0]).toContain(': website 102, 1 night');
 	});
 
 	it('refuses events without a Travel Pricing API credential, before reading anything', async () => {

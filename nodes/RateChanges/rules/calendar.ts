@@ -345,17 +345,19 @@ export function outlierOf(day: DayFigures, thresholds: OutlierThresholds = DEFAU
 	const highDemand = day.demand !== null && day.demand >= thresholds.highDemand;
 	const price = `my rate ${day.myRate.toFixed(2)} ${day.myCurrency ?? ''}`.trimEnd();
 	const index = `index ${day.priceIndex.toFixed(2)} of the comp median ${day.compMedian.toFixed(2)}`;
+	// The kind says busy or quiet (the message's label: "priced under the market on a busy day");
+	// the reason says what made it so and where the rate stands, without saying it again.
 	if ((busyEvent || highDemand) && day.priceIndex <= thresholds.busyDayIndexAtMost) {
 		const why = [
 			...(busyEvent ? [`event '${busyEvent.name}' impact ${busyEvent.score}`] : []),
 			...(highDemand ? [`demand ${day.demand}`] : []),
 		];
-		return { kind: 'underpricedBusyDay', reason: `busy day (${why.join(', ')}) but ${price} is at ${index}` };
+		return { kind: 'underpricedBusyDay', reason: `${why.join(', ')}; ${price} is at ${index}` };
 	}
 	const quiet = day.demand === null ? thresholds.quietWithoutDemand : day.demand <= thresholds.lowDemand;
 	if (!busyEvent && quiet && day.priceIndex > thresholds.quietDayIndexAbove) {
 		const demand = day.demand === null ? 'no demand data' : `demand ${day.demand}`;
-		return { kind: 'overpricedQuietDay', reason: `quiet day (no event of impact ${thresholds.busyEventScore} or more, ${demand}) but ${price} is at ${index}` };
+		return { kind: 'overpricedQuietDay', reason: `no event of impact ${thresholds.busyEventScore} or more, ${demand}; ${price} is at ${index}` };
 	}
 	return null;
 }

@@ -1,6 +1,7 @@
 import { formatAmount, signedAmount } from './amounts';
 import { DEFAULT_INDEX_BANDS, type Band, type CalendarDay, type IndexBands, type WebsiteChoice } from './calendar';
 import { emailTable, escapeHtml } from './html';
+import { websiteLabel as namedWebsite } from './websites';
 
 /** The Rate Calendar as a message: an HTML month grid for email, a short text for Slack or Teams. */
 
@@ -8,7 +9,7 @@ export interface CalendarMeta {
 	hotelName: string;
 	hotelCode: number;
 	website: WebsiteChoice;
-	/** The website's name, when the operation knows it ("Booking.com"). */
+	/** The website's name, when the operation knows it (Hotel Info's websitename, "Booking.com"). */
 	websiteName?: string;
 	los: number;
 	guests: number;
@@ -57,7 +58,7 @@ const DAY_MS = 86_400_000;
 
 function websiteLabel(meta: CalendarMeta): string {
 	if (meta.website === 'lowest') return 'lowest rate of all websites';
-	return meta.websiteName ? `${meta.websiteName} (website ${meta.website})` : `website ${meta.website}`;
+	return namedWebsite(meta.website, meta.websiteName);
 }
 
 function stayLabel(meta: CalendarMeta): string {
@@ -90,11 +91,6 @@ function countsLine(counts: CalendarCounts): string {
 	);
 }
 
-/** "189.99", "190": whole rates without cents, so a cell stays narrow on a phone. */
-function cellRate(rate: number): string {
-	return Number.isInteger(rate) ? String(rate) : formatAmount(rate);
-}
-
 const OUTLIER_LABELS = { underpricedBusyDay: 'priced under the market on a busy day', overpricedQuietDay: 'priced over the market on a quiet day' } as const;
 
 function markers(day: CalendarDay): string {
@@ -107,15 +103,17 @@ function markers(day: CalendarDay): string {
 function rateLine(day: CalendarDay): string {
 	if (day.mySoldOut) return '<span style="color:#c5221f;font-weight:bold;">Sold out</span>';
 	if (day.myRate === null) return '<span style="color:#80868b;">&mdash;</span>';
-	return `<strong>${escapeHtml(cellRate(day.myRate))}</strong>${day.myRateArrow ? ` ${day.myRateArrow}` : ''}`;
+	return `<strong>${escapeHtml(formatAmount(day.myRate))}</strong>${day.myRateArrow ? ` ${day.myRateArrow}` : ''}`;
 }
 
 function indexLine(day: CalendarDay): string {
 	return day.priceIndex === null ? '' : `<div style="color:#3c4043;">${escapeHtml(day.priceIndex.toFixed(1))}</div>`;
 }
 
+/** The comp median in grey under my index: the figure the index is read against. */
 function medianLine(day: CalendarDay): string {
-	return day.compMedianArrow ? `<div style="color:#5f6368;font-size:11px;">mkt ${day.compMedianArrow}</div>` : '';
+	if (day.compMedian === null) return day.compMedianArrow ? `<div style="color:#5f6368;font-size:11px;">${day.compMedianArrow}</div>` : '';
+	return `<div style="color:#5f6368;font-size:11px;">${escapeHtml(formatAmount(day.compMedian))}${day.compMedianArrow ? ` ${day.compMedianArrow}` : ''}</div>`;
 }
 
 const CELL = 'border:1px solid #dadce0;padding:4px;font-size:12px;line-height:16px;vertical-align:top;';
@@ -176,8 +174,8 @@ function legend(meta: CalendarMeta): string {
 		swatch(BAND_COLOURS.onPar, `on par: ${bands.cheaperBelow} to ${bands.dearerAbove}`),
 		swatch(BAND_COLOURS.dearer, `dearer: above ${bands.dearerAbove}`),
 		'<br>',
-		'Each date: my rate, then my price index (my rate as a percentage of the comp median). ',
-		`▲ ▼ after my rate: moved since the last calendar; mkt ▲ ▼: the comp median moved. ${EVENT_MARK} an event; `,
+		'Each date: my rate, then my price index (my rate as a percentage of the comp median), then the comp median in grey. ',
+		`▲ ▼ after a rate or the median: moved since the last calendar. ${EVENT_MARK} an event; `,
 		`<span style="color:#ffffff;background-color:#c5221f;font-weight:bold;padding:0 3px;">${OUTLIER_MARK}</span> an outlier (listed below); Sold out: my hotel is sold out; &mdash;: not shopped.`,
 		'</div>',
 	].join('');
@@ -201,11 +199,32 @@ function outlierList(days: readonly CalendarDay[]): string {
 	].join('\n');
 }
 
+/** One event over the dates it marks: a multi-day event is one line with its first and last date. */
+export interface EventSpan {
+	from: string;
+	to: string;
+	event: NonNullable<CalendarDay['event']>;
+}
+
+/** The window's events, each once: consecutive dates marked with the same event make one span. */
+export function eventSpans(days: readonly CalendarDay[]): EventSpan[] {
+	const spans: EventSpan[] = [];
+	let previousDate = '';
+	for (const { date, event } of days) {
+		const last = spans.at(-1);
+		const continues = last !== undefined && event !== null && last.to === previousDate && last.event.name === event.name && last.event.score === event.score;
+		if (continues) last.to = date;
+		else if (event) spans.push({ from: date, to: date, event });
+		previousDate = date;
+	}
+	return spans;
+}
+
 function eventList(days: readonly CalendarDay[]): string {
-	const items = days.flatMap(({ date, event }) => {
-		if (!event) return [];
+	const items = eventSpans(days).map(({ from, to, event }) => {
 		const attendees = event.attendees ? `, ${event.attendees.toLocaleString('en-US')} attendees` : '';
-		return [`${escapeHtml(date)}: ${escapeHtml(event.name)} (impact ${escapeHtml(String(event.score))}${escapeHtml(attendees)})`];
+		const when = from === to ? from : `${from} to ${to}`;
+		return `${escapeHtml(when)}: ${escapeHtml(event.name)} (impact ${escapeHtml(String(event.score))}${escapeHtml(attendees)})`;
 	});
 	if (items.length === 0) return '';
 	return `<div style="font-size:12px;line-height:18px;color:#3c4043;"><strong>Events (${EVENT_MARK})</strong><br>${items.join('<br>')}</div>`;
