@@ -119,7 +119,7 @@ describe('a suggestion for each date, by the rules in order, with the reason', (
 		expect(summary.counts).toEqual({ dates: 8, changes: 5, up: 3, down: 2, unchanged: 0, skipped: 3 });
 		// −9.61 % first, then the three +4.99 % by date, then −2.79 %.
 		expect((summary.changes as IDataObject[]).map((change) => change.date)).toEqual(['2027-03-04', '2027-03-01', '2027-03-02', '2027-03-08', '2027-03-07']);
-		expect(String(summary.text).split('\n')[0]).toBe(`*Suggested rates for Hotel ${MINE} (${MINE}), 1 night, 2 guests: 5 rates to approve (3 up, 2 down)*`);
+		expect(String(summary.text).split('\n')[0]).toBe(`*Suggested rates for Hotel ${MINE} (${MINE}), 1 night, 2 guests, lowest of all websites: 5 rates to approve (3 up, 2 down)*`);
 		expect(summary.html).toContain('comp median 110.00 − 5 % = 104.50; capped at the most per suggestion, 10 %: 112.50; rounded to 112.99');
 	});
 

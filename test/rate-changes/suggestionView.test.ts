@@ -49,32 +49,36 @@ describe('the changes to approve', () => {
 	});
 });
 
-describe('text', () => {
-	it('has a bold headline, a line per change with the move and the reason, and the rest counted', () => {
+describe('text: the same table in a code block, for Slack or Teams', () => {
+	it('has a bold headline, then a table by date of the changes and of the dates without a suggestion, then the unchanged dates counted', () => {
 		expect(suggestionSummary(week, META).text.split('\n')).toEqual([
 			'*Suggested rates for Harbour View Hotel (100001), 1 night, 2 guests: 4 rates to approve (2 up, 2 down)*',
-			'• Fri 2026-11-04: 100.00 → 92.00 EUR (−8.00, −8 %): comp median 92.00',
-			'• Fri 2026-11-06: 100.00 → 108.00 EUR (+8.00, +8 %): comp median 108.00',
-			'• Fri 2026-11-02: 100.00 → 105.00 EUR (+5.00, +5 %): comp median 105.00',
-			'• Fri 2026-11-07: 100.00 → 95.00 EUR (−5.00, −5 %): comp median 95.00',
-			'1 date unchanged, 1 without a suggestion',
+			'```',
+			'Date             Current   Suggested  Change        Why',
+			'Fri 2026-11-02    100.00  105.00 EUR  +5.00 (+5 %)  comp median 105.00',
+			'Fri 2026-11-04    100.00   92.00 EUR  −8.00 (−8 %)  comp median 92.00',
+			'Fri 2026-11-05  sold out        none                my hotel is sold out',
+			'Fri 2026-11-06    100.00  108.00 EUR  +8.00 (+8 %)  comp median 108.00',
+			'Fri 2026-11-07    100.00   95.00 EUR  −5.00 (−5 %)  comp median 95.00',
+			'```',
+			'1 date unchanged (the suggestion is the current rate)',
 		]);
 	});
 
-	it('lists up to the most asked for, and counts the rest', () => {
+	it('lists the biggest changes up to the most asked for, by date, and counts the rest', () => {
 		const lines = suggestionSummary(week, { ...META, maxListed: 2 }).text.split('\n');
-		expect(lines).toHaveLength(1 + 2 + 2);
-		expect(lines[3]).toBe('and 2 more');
+		expect(lines.filter((line) => line.startsWith('Fri')).map((line) => line.slice(4, 14))).toEqual(['2026-11-04', '2026-11-05', '2026-11-06']);
+		expect(lines.at(-1)).toBe('and 2 more changes, smaller than those listed; 1 date unchanged (the suggestion is the current rate)');
 	});
 
 	it('says when no rate is to change', () => {
 		expect(suggestionSummary([suggestion('2026-11-03', 100)], { ...META, los: 2, guests: 1 }).text).toBe(
-			'*Suggested rates for Harbour View Hotel (100001), 2 nights, 1 guest: no rate to change*\n1 date unchanged, 0 without a suggestion',
+			'*Suggested rates for Harbour View Hotel (100001), 2 nights, 1 guest: no rate to change*\n1 date unchanged (the suggestion is the current rate)',
 		);
 	});
 });
 
-describe('html', () => {
+describe('html: what Send and Wait emails', () => {
 	const hostile = suggestionSummary([suggestion('2026-11-06', 108, { reason: `event '<script>alert("x")</script>' impact 85: +8 % = 108.00` })], {
 		...META,
 		hotelName: `<script>alert("x")</script> O'Brien & "Sons"`,
@@ -88,25 +92,56 @@ describe('html', () => {
 		expect(hostile).toMatch(/^<table [^>]*style="width:100%;max-width:600px;/);
 	});
 
-	it('escapes every value: the hotel name and the reason stay text', () => {
-		expect(hostile).toContain('Suggested rates for &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; O&#39;Brien &amp; &quot;Sons&quot; (100001)');
-		expect(hostile).toContain('event &#39;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39; impact 85: +8 % = 108.00');
+	it('escapes every value so that n8n, which decodes &lt; and &gt; in its message, still shows text', () => {
+		expect(hostile).toContain('Suggested rates for &#60;script&#62;alert(&quot;x&quot;)&#60;/script&#62; O&#39;Brien &#38; &quot;Sons&quot; (100001)');
+		expect(hostile).toContain('event &#39;&#60;script&#62;alert(&quot;x&quot;)&#60;/script&#62;&#39; impact 85: +8 % = 108.00');
+		expect(hostile).not.toMatch(/&lt;|&gt;|&amp;/);
 	});
 
-	it('has a row per change with the date, current, suggested, change and why', () => {
+	it('is one line, since Send and Wait keeps the line breaks of its message', () => {
+		expect(suggestionSummary(week, META).html).not.toContain('\n');
+	});
+
+	it('has a row per date to look at, by date: date, current, suggested, change and why', () => {
 		const html = suggestionSummary(week, META).html;
-		expect(html).toContain('>Date</td>');
-		expect(html).toContain('>Why</td>');
-		expect(html.match(/<tr><td style="padding:6px;/g)).toHaveLength(4);
-		expect(html).toContain('<strong>92.00 EUR</strong>');
-		expect(html).toContain('color:#c5221f;">−8 %</td>');
-		expect(html).toContain('color:#137333;">+8 %</td>');
+		expect([...html.matchAll(/<th [^>]*>([^<]*)<\/th>/g)].map((match) => match[1])).toEqual(['Date', 'Current', 'Suggested', 'Change', 'Why']);
+		const rows = [...html.matchAll(/<tr>(<td[\s\S]*?)<\/tr>/g)].map((row) => [...row[1].matchAll(/<td [^>]*>(?:<strong>)?([^<]*)/g)].map((cell) => cell[1]));
+		expect(rows.filter((cells) => cells.length === 5)).toEqual([
+			['Fri 2026-11-02', '100.00', '105.00 EUR', '+5.00 (+5 %)', 'comp median 105.00'],
+			['Fri 2026-11-04', '100.00', '92.00 EUR', '−8.00 (−8 %)', 'comp median 92.00'],
+			['Fri 2026-11-05', 'sold out', 'none', '', 'my hotel is sold out'],
+			['Fri 2026-11-06', '100.00', '108.00 EUR', '+8.00 (+8 %)', 'comp median 108.00'],
+			['Fri 2026-11-07', '100.00', '95.00 EUR', '−5.00 (−5 %)', 'comp median 95.00'],
+		]);
+		expect(html).toContain('color:#c5221f;">−8.00 (−8 %)</td>');
+		expect(html).toContain('color:#137333;">+8.00 (+8 %)</td>');
 	});
 
-	it('has no table when no rate is to change', () => {
-		const html = suggestionSummary([suggestion('2026-11-05', null)], META).html;
+	it('names the dates without a suggestion and why: not shopped, sold out, too few competitors', () => {
+		const html = suggestionSummary(
+			[
+				suggestion('2026-11-02', null, { currentRate: null, skipped: 'notShopped', reason: 'no suggestion: my hotel was not shopped for this date' }),
+				suggestion('2026-11-03', null, { skipped: 'fewCompetitors', reason: 'no suggestion: 2 competitors on sale, fewer than the minimum of 3' }),
+				suggestion('2026-11-04', null),
+			],
+			META,
+		).html;
+		expect(html).toContain('>not shopped</td>');
+		expect(html).toContain('>my hotel was not shopped for this date</td>');
+		expect(html).toContain('>2 competitors on sale, fewer than the minimum of 3</td>');
+		expect(html).toContain('>my hotel is sold out</td>');
 		expect(html).toContain('no rate to change');
-		expect(html).toContain('0 dates unchanged, 1 without a suggestion');
-		expect(html).not.toContain('>Date</td>');
+	});
+
+	it('names the website the rates are of, with its code beside it', () => {
+		expect(suggestionSummary(week, { ...META, website: 4, websiteName: 'Hotels.com' }).html).toContain('Harbour View Hotel (100001), 1 night, 2 guests, Hotels.com (4): 4 rates to approve');
+		expect(suggestionSummary(week, { ...META, website: 'lowest' }).text).toContain('2 guests, lowest of all websites: 4 rates');
+	});
+
+	it('has no table when there is nothing to show', () => {
+		const html = suggestionSummary([suggestion('2026-11-03', 100)], META).html;
+		expect(html).toContain('no rate to change');
+		expect(html).toContain('1 date unchanged');
+		expect(html).not.toContain('>Date</th>');
 	});
 });

@@ -113,10 +113,11 @@ describe('the approval message', () => {
 		const createButton = (url: string, label: string, style: string) => `<a href="${url}" target="_blank" style="${style === 'secondary' ? BUTTON_STYLE_SECONDARY : BUTTON_STYLE_PRIMARY}">${label}</a>`;
 		const approval = exampleParameters(EXAMPLE_FILES.suggestedRates, 'Ask for approval');
 		const { approveLabel, disapproveLabel } = (approval.approvalOptions as { values: Record<string, string> }).values;
-		// The example's message: the summary's text without Slack's bold marks, escaped as n8n escapes it.
-		const message = String(suggestions.text)
-			.replace(/^\*(.*)\*$/m, '$1')
-			.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
+		// The example's message: the summary's html, as n8n's getSendAndWaitConfig hands it on (its
+		// escapeHtml decodes &amp; &lt; &gt; &#39; &quot;, and <br> becomes a line break).
+		const message = String(suggestions.html)
+			.replace(/&amp;|&lt;|&gt;|&#39;|&quot;/g, (entity) => ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&#39;': "'", '&quot;': '"' })[entity] as string)
+			.replace(/<br>/g, '\n');
 		const link = 'http://127.0.0.1:5678/webhook-waiting/1/approval';
 		const html = createEmailBodyWithoutN8nAttribution(message, [createButton(`${link}?approved=false`, disapproveLabel, 'secondary'), createButton(`${link}?approved=true`, approveLabel, 'primary')].join('\n'));
 		const page = await browser.newPage();

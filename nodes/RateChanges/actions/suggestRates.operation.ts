@@ -236,11 +236,13 @@ function toApprove(suggestion: Suggestion): IDataObject {
 }
 
 function summaryItem(suggest: SuggestSettings, facts: CalendarFacts, suggestions: ReturnType<typeof suggestRates>): IDataObject {
-	const { myHotelCode, los, guests, dates } = suggest.source;
-	const summary = suggestionSummary(suggestions, { hotelName: facts.hotelName, hotelCode: myHotelCode, los, guests, maxListed: suggest.maxListed });
+	const { myHotelCode, website, los, guests, dates } = suggest.source;
+	const summary = suggestionSummary(suggestions, { hotelName: facts.hotelName, hotelCode: myHotelCode, website, websiteName: facts.websiteName, los, guests, maxListed: suggest.maxListed });
 	return {
 		myHotelCode,
 		hotelName: facts.hotelName,
+		website,
+		websiteName: facts.websiteName,
 		nights: los,
 		guests,
 		from: dates[0],

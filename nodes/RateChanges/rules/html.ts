@@ -8,6 +8,16 @@ export function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] as string);
 }
 
+/**
+ * Escaped for a message n8n's Send and Wait for Response sends: n8n decodes &lt; &gt; &amp; &quot;
+ * and &#39; in its message before it puts it in the email (n8n-nodes-base's utilities escapeHtml),
+ * which would turn an escaped "<script>" in a hotel's name back into markup. The numeric forms of
+ * < and > are left as they are, and read the same in every client.
+ */
+export function escapeHtmlForSendAndWait(text: string): string {
+	return escapeHtml(text).replace(/&lt;/g, '&#60;').replace(/&gt;/g, '&#62;').replace(/&amp;/g, '&#38;');
+}
+
 /** The font stack every client has. */
 const FONT = 'Arial,Helvetica,sans-serif';
 

@@ -1,12 +1,22 @@
 import { formatAmount, signedAmount, signedPercent } from './amounts';
-import { emailTable, escapeHtml } from './html';
+import type { WebsiteChoice } from './calendar';
+import { escapeHtmlForSendAndWait as escapeHtml } from './html';
 import type { Suggestion } from './suggestion';
+import { websiteLabel } from './websites';
 
-/** Suggested Rates as an approval message: the dates whose rate would change, biggest moves first. */
+/**
+ * Suggested Rates as an approval message: a table by date of the rates that would change and of
+ * the dates without a suggestion, each with why; the dates whose suggestion is the current rate
+ * counted under it.
+ */
 
 export interface SuggestionMeta {
 	hotelName: string;
 	hotelCode: number;
+	/** The website the rates are of, or the lowest of all; left out, the headline names none. */
+	website?: WebsiteChoice;
+	/** Its name, when the operation knows it (Hotel Info's websitename). */
+	websiteName?: string;
 	los: number;
 	guests: number;
 	/** How many changes the text and html list; the rest are counted. Default 50, as Digest's Max Changes in Text. */
@@ -58,68 +68,109 @@ export function suggestionCounts(suggestions: readonly Suggestion[]): Suggestion
 
 function headline(counts: SuggestionCounts, meta: SuggestionMeta): string {
 	const hotel = `${meta.hotelName || `Hotel ${meta.hotelCode}`} (${meta.hotelCode})`;
+	const website = meta.website === undefined ? [] : [meta.website === 'lowest' ? 'lowest of all websites' : websiteLabel(meta.website, meta.websiteName)];
 	const stay = `${meta.los} night${meta.los === 1 ? '' : 's'}, ${meta.guests} guest${meta.guests === 1 ? '' : 's'}`;
 	const what =
 		counts.changes === 0
 			? 'no rate to change'
 			: `${counts.changes} rate${counts.changes === 1 ? '' : 's'} to approve (${counts.up} up, ${counts.down} down)`;
-	return `Suggested rates for ${hotel}, ${stay}: ${what}`;
+	return `Suggested rates for ${[hotel, stay, ...website].join(', ')}: ${what}`;
 }
 
-function tailLine(counts: SuggestionCounts): string {
-	return `${counts.unchanged} date${counts.unchanged === 1 ? '' : 's'} unchanged, ${counts.skipped} without a suggestion`;
+function tailLine(counts: SuggestionCounts, more: number): string {
+	return [
+		...(more > 0 ? [`and ${more} more change${more === 1 ? '' : 's'}, smaller than those listed`] : []),
+		`${counts.unchanged} date${counts.unchanged === 1 ? '' : 's'} unchanged (the suggestion is the current rate)`,
+	].join('; ');
 }
 
-/** "173.00 → 189.99 EUR (+16.99, +9.82 %)". */
-function move(suggestion: Suggestion): string {
+/** What the message shows of one date: a change to approve, or a date without a suggestion. */
+interface Row {
+	date: string;
+	current: string;
+	suggested: string;
+	change: string;
+	why: string;
+	direction: 'up' | 'down' | 'none';
+}
+
+function rowOf(suggestion: Suggestion): Row {
+	const date = `${suggestion.weekday} ${suggestion.date}`;
+	if (suggestion.suggestedRate === null || suggestion.change === null) {
+		const current = suggestion.skipped === 'soldOut' ? 'sold out' : suggestion.currentRate === null ? 'not shopped' : formatAmount(suggestion.currentRate);
+		return { date, current, suggested: 'none', change: '', why: suggestion.reason.replace(/^no suggestion: /, ''), direction: 'none' };
+	}
 	const currency = suggestion.currency ? ` ${suggestion.currency}` : '';
-	return `${formatAmount(suggestion.currentRate ?? 0)} → ${formatAmount(suggestion.suggestedRate ?? 0)}${currency} (${signedAmount(suggestion.change ?? 0)}, ${signedPercent(suggestion.changePercent ?? 0)})`;
+	return {
+		date,
+		current: formatAmount(suggestion.currentRate ?? 0),
+		suggested: `${formatAmount(suggestion.suggestedRate)}${currency}`,
+		change: `${signedAmount(suggestion.change)} (${signedPercent(suggestion.changePercent ?? 0)})`,
+		why: suggestion.reason,
+		direction: suggestion.change > 0 ? 'up' : 'down',
+	};
 }
 
 const TH = 'text-align:left;padding:6px;border-bottom:2px solid #dadce0;font-size:12px;color:#5f6368;';
-const TD = 'padding:6px;border-bottom:1px solid #dadce0;font-size:13px;vertical-align:top;';
+const TD = 'text-align:left;padding:6px;border-bottom:1px solid #dadce0;vertical-align:top;';
+const COLOURS = { up: '#137333', down: '#c5221f', none: '#5f6368' } as const;
 
-function changesTable(listed: readonly Suggestion[]): string {
-	const header = ['Date', 'Current', 'Suggested', 'Change', 'Why'].map((cell) => `<td style="${TH}">${cell}</td>`).join('');
-	const rows = listed.map((suggestion) => {
-		const colour = (suggestion.change ?? 0) > 0 ? '#137333' : '#c5221f';
+function htmlTable(rows: readonly Row[]): string {
+	const header = ['Date', 'Current', 'Suggested', 'Change', 'Why'].map((cell) => `<th style="${TH}">${cell}</th>`).join('');
+	const body = rows.map((row) => {
+		// A date without a suggestion in grey: it asks nothing of the approver.
+		const figure = `${TD}white-space:nowrap;font-size:13px;color:${row.direction === 'none' ? COLOURS.none : '#202124'};`;
 		const cells = [
-			`<td style="${TD}white-space:nowrap;">${escapeHtml(`${suggestion.weekday} ${suggestion.date}`)}</td>`,
-			`<td style="${TD}white-space:nowrap;">${escapeHtml(formatAmount(suggestion.currentRate ?? 0))}</td>`,
-			`<td style="${TD}white-space:nowrap;"><strong>${escapeHtml(`${formatAmount(suggestion.suggestedRate ?? 0)} ${suggestion.currency ?? ''}`.trimEnd())}</strong></td>`,
-			`<td style="${TD}white-space:nowrap;color:${colour};">${escapeHtml(signedPercent(suggestion.changePercent ?? 0))}</td>`,
-			`<td style="${TD}font-size:12px;color:#3c4043;">${escapeHtml(suggestion.reason)}</td>`,
+			`<td style="${figure}">${escapeHtml(row.date)}</td>`,
+			`<td style="${figure}">${escapeHtml(row.current)}</td>`,
+			`<td style="${figure}">${row.direction === 'none' ? escapeHtml(row.suggested) : `<strong>${escapeHtml(row.suggested)}</strong>`}</td>`,
+			`<td style="${TD}white-space:nowrap;font-size:13px;color:${COLOURS[row.direction]};">${escapeHtml(row.change)}</td>`,
+			`<td style="${TD}font-size:12px;color:#3c4043;">${escapeHtml(row.why)}</td>`,
 		];
 		return `<tr>${cells.join('')}</tr>`;
 	});
-	return [
-		`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;border-collapse:collapse;">`,
-		`<tr>${header}</tr>`,
-		...rows,
-		'</table>',
-	].join('\n');
+	return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;border-collapse:collapse;"><tr>${header}</tr>${body.join('')}</table>`;
 }
 
+/** The table as text in a code block, its columns aligned; Why last, where a long reason may wrap. */
+function textTable(rows: readonly Row[]): string {
+	const columns: Array<{ title: string; of: (row: Row) => string; right?: boolean }> = [
+		{ title: 'Date', of: (row) => row.date },
+		{ title: 'Current', of: (row) => row.current, right: true },
+		{ title: 'Suggested', of: (row) => row.suggested, right: true },
+		{ title: 'Change', of: (row) => row.change },
+	];
+	const widths = columns.map((column) => Math.max(column.title.length, ...rows.map((row) => column.of(row).length)));
+	const line = (cells: string[], why: string) =>
+		[...cells.map((cell, index) => (columns[index].right ? cell.padStart(widths[index]) : cell.padEnd(widths[index]))), why].join('  ').trimEnd();
+	return ['```', line(columns.map((column) => column.title), 'Why'), ...rows.map((row) => line(columns.map((column) => column.of(row)), row.why)), '```'].join('\n');
+}
+
+const byDate = (a: Suggestion, b: Suggestion) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0);
+
 /**
- * The approval message: a headline with the counts, then each date whose suggestion differs
- * from my current rate, biggest move first, with its reason; up to maxListed, the rest counted.
+ * The approval message: a headline with the counts, then one table by date of the changes (the
+ * biggest maxListed of them) and of the dates without a suggestion, each with why; the dates
+ * whose suggestion is the current rate counted under it. The HTML is one line (n8n's Send and Wait
+ * email keeps line breaks), its tables left-aligned inside Send and Wait's centred card; the text
+ * is the same table in a code block for Slack or Teams.
  */
 export function suggestionSummary(suggestions: readonly Suggestion[], meta: SuggestionMeta): SuggestionSummary {
 	const counts = suggestionCounts(suggestions);
 	const changes = suggestions.filter(isChange).sort(byBiggestMove);
 	const listed = changes.slice(0, meta.maxListed ?? DEFAULT_MAX_LISTED);
 	const more = changes.length - listed.length;
-	const text = [
-		`*${headline(counts, meta)}*`,
-		...listed.map((suggestion) => `• ${suggestion.weekday} ${suggestion.date}: ${move(suggestion)}: ${suggestion.reason}`),
-		...(more > 0 ? [`and ${more} more`] : []),
-		tailLine(counts),
-	].join('\n');
-	const html = emailTable([
-		`<div style="font-size:16px;font-weight:bold;">${escapeHtml(headline(counts, meta))}</div>`,
-		...(listed.length > 0 ? [changesTable(listed)] : []),
-		...(more > 0 ? [`<div style="font-size:13px;">and ${more} more</div>`] : []),
-		`<div style="font-size:12px;color:#5f6368;">${escapeHtml(tailLine(counts))}</div>`,
-	]);
+	const without = suggestions.filter((suggestion) => suggestion.skipped !== null || suggestion.change === null);
+	const rows = [...listed, ...without].sort(byDate).map(rowOf);
+	const title = headline(counts, meta);
+	const tail = tailLine(counts, more);
+	const text = [`*${title}*`, ...(rows.length > 0 ? [textTable(rows)] : []), tail].join('\n');
+	const html = [
+		`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:600px;border-collapse:collapse;font-family:Arial,Helvetica,sans-serif;color:#202124;text-align:left;">`,
+		`<tr><td style="padding:4px 0;text-align:left;font-size:16px;font-weight:bold;">${escapeHtml(title)}</td></tr>`,
+		...(rows.length > 0 ? [`<tr><td style="padding:4px 0;">${htmlTable(rows)}</td></tr>`] : []),
+		`<tr><td style="padding:4px 0;text-align:left;font-size:12px;color:#5f6368;">${escapeHtml(tail)}</td></tr>`,
+		'</table>',
+	].join('');
 	return { counts, changes, text, html };
 }
