@@ -5,11 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { inferOutputSchemas, schemaPath, schemaText, stopEngine } from '../platform/engine';
+import { inferOutputSchemas, OUTPUT_SCHEMA_SANDBOX, schemaPath, schemaText, stopEngine } from '../platform/engine';
 
 async function main(): Promise<void> {
 	const { startSandbox } = await import('../platform/sandbox');
-	const sandbox = await startSandbox({ port: 0 });
+	const sandbox = await startSandbox({ port: 0, ...OUTPUT_SCHEMA_SANDBOX });
 	try {
 		for (const [file, schema] of await inferOutputSchemas(sandbox)) {
 			fs.mkdirSync(path.dirname(schemaPath(file)), { recursive: true });

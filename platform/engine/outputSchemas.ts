@@ -389,6 +389,12 @@ export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
 ];
 
 /** Every schema file, as inferred from the nodes' output against `sandbox`, by path under nodes/. */
+/**
+ * The sandbox the schemas are inferred against: its clock stands still on one day, so its events and
+ * shops, laid out from that day, give the same output (and the same schema) whenever it runs.
+ */
+export const OUTPUT_SCHEMA_SANDBOX = { speed: 0, clock: '2026-11-28T06:00:00Z' } as const;
+
 export async function inferOutputSchemas(sandbox: Sandbox): Promise<Map<string, JsonSchema>> {
 	const schemas = new Map<string, JsonSchema>();
 	for (const entry of OUTPUT_SCHEMA_CASES) schemas.set(entry.file, inferSchema(await entry.output(sandbox)));

@@ -1,8 +1,8 @@
 import { OPERATIONS } from '../../nodes/RateChanges/actions/router';
 import { useSandbox } from '../harness';
-import { inferOutputSchemas, OUTPUT_SCHEMA_CASES, readSchemaFile, schemaText } from '../../platform/engine';
+import { inferOutputSchemas, OUTPUT_SCHEMA_CASES, OUTPUT_SCHEMA_SANDBOX, readSchemaFile, schemaText } from '../../platform/engine';
 
-const sandbox = useSandbox();
+const sandbox = useSandbox(OUTPUT_SCHEMA_SANDBOX);
 
 /**
  * The output schemas the package ships (nodes/<Node>/__schema__/) are what n8n's editor shows for a
