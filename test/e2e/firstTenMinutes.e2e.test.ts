@@ -220,7 +220,7 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		// In the currency of the Cape Town hotels' shop, as the step states it.
 		const currency = /at or below \d+(?:\.\d+)? ([A-Z]{3})/.exec(step.text)?.[1];
 		expect(currency).toBe('ZAR');
-		for (const alert of alerts) expect(alert.text).toMatch(new RegExp(`^Rate alert: .+ sells Standard Queen Room at [\\d.]+ ${currency} for check-in \\d{4}-\\d{2}-\\d{2}`));
+		for (const alert of alerts) expect(alert.text).toMatch(new RegExp(`^Rate alert: .+ sells Standard Queen Room at [\\d.]+ ${currency} for check-in \\d{4}-\\d{2}-\\d{2} \\(\\d+ nights\\) on [a-z0-9-]+(\\.[a-z0-9-]+)+ \\(\\d+\\): https?://`));
 	});
 
 	test("step 5: the rate change digest holds exactly the moves of the stated size or more, sold out and back on sale, and arrives in the inbox", async () => {
@@ -285,7 +285,7 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 			to: ['revenue@hotel.example'],
 			subject: `Undercut and parity: ${String(digest.hotelName)} (${myHotel}), ${undercuts.length + losses.length} alert${undercuts.length + losses.length === 1 ? '' : 's'}`,
 		});
-		expect(emails[0].html).toContain('<table>');
+		expect(emails[0].html).toContain('<table ');
 		// Each undercut line names the room, as the competitor's.
 		for (const line of String(digest.text).split('\n').filter((candidate) => candidate.includes('undercut by'))) expect(line).toContain('Standard Queen Room');
 	});
@@ -321,6 +321,9 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 			seen.set(key, (seen.get(key) ?? 0) + 1);
 		}
 		expect([...seen].filter(([, count]) => count > 1)).toEqual([]);
+		// Every alert and digest names its websites by name ("hotels.com (4)"), never by code alone.
+		const byCode = demo.inbox.messages().filter((message) => /\bwebsite \d+\b/.test(message.kind === 'slack' ? message.text : `${message.text ?? ''}${message.html ?? ''}`));
+		expect(byCode.map((message) => (message.kind === 'slack' ? message.text : message.subject))).toEqual([]);
 	});
 
 	// With UI_SCREENSHOT_DIR (npm run screenshots: docs/images), the inbox in Chromium, as the README shows it.
