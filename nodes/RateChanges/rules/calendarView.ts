@@ -116,7 +116,11 @@ function medianLine(day: CalendarDay): string {
 	return `<div style="color:#5f6368;font-size:11px;">${escapeHtml(formatAmount(day.compMedian))}${day.compMedianArrow ? ` ${day.compMedianArrow}` : ''}</div>`;
 }
 
-const CELL = 'border:1px solid #dadce0;padding:4px;font-size:12px;line-height:16px;vertical-align:top;';
+/**
+ * A day of the grid: seven to a row fit a 375 px phone with amounts of four digits and cents
+ * ("3921.38"), and a longer one wraps in its cell rather than widen the email.
+ */
+const CELL = 'border:1px solid #dadce0;padding:3px 2px;font-size:11px;line-height:15px;vertical-align:top;overflow-wrap:anywhere;';
 
 function dayCell(day: CalendarDay): string {
 	const colour = day.band ? BAND_COLOURS[day.band] : NO_INDEX_COLOUR;
