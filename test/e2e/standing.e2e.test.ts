@@ -80,7 +80,8 @@ interface Offer {
 	roomType: string;
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
+/** To the cent, halves away from zero, as the node rounds (a sum in floating point can land a hair under a half). */
+const round2 = (value: number) => Math.sign(value) * (Math.round(Number((Math.abs(value) * 100).toPrecision(12))) / 100);
 
 function offerOf(record: Record_): Offer {
 	const rate = (record.onsiteRate as number) > 0 ? (record.onsiteRate as number) : null;
