@@ -1,12 +1,11 @@
 import type { RateRecord } from '../../platform/sandbox';
+import { round2 } from '../../nodes/RateChanges/rules/amounts';
 
 /**
  * What Compare With My Hotel and Check Parity must alert on a comp-set shop, worked out here from
  * its records alone: the undercut stay-nights and the parity losses of my hotel. Night keys are
  * `websiteCode|YYYY-MM-DD`.
  */
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** A record's total, what parity compares: the onsite rate, with the tax when it is excluded. */
 function total(record: RateRecord): number {

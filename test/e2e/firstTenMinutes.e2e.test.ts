@@ -15,6 +15,7 @@ import {
 	type Demo,
 	type WorkflowSeed,
 } from '../../platform/n8n';
+import { round2 } from '../../nodes/RateChanges/rules/amounts';
 
 /**
  * The first ten minutes of `npm start`, as a newcomer spends them: the demo started the way npm
@@ -79,8 +80,6 @@ function stated(step: Step, pattern: RegExp): number {
 	if (!match) throw new Error(`Step ${step.number} does not say ${pattern}:\n${step.text}`);
 	return Number(match[1]);
 }
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** What the node must report of a change the sandbox made: its move in cents and percent, as Detect Changes rounds them. */
 function movePercent(change: ExpectedChange): number {

@@ -20,6 +20,7 @@ import { expectedParityLosses, expectedUndercuts } from './compSet';
 import { describeVersions } from './describeVersions';
 import { UNDERCUT_ALERTS as EXAMPLE, UNDERCUT_DIGEST as DIGEST } from './exampleWorkflows';
 import { useE2eWithInbox } from './useE2e';
+import { round2 } from '../../nodes/RateChanges/rules/amounts';
 
 /**
  * The "Undercut and parity alerts" example (and its digest, "Undercut and parity digest", by email)
@@ -79,9 +80,6 @@ interface Offer {
 	guests: number;
 	roomType: string;
 }
-
-/** To the cent, halves away from zero, as the node rounds (a sum in floating point can land a hair under a half). */
-const round2 = (value: number) => Math.sign(value) * (Math.round(Number((Math.abs(value) * 100).toPrecision(12))) / 100);
 
 function offerOf(record: Record_): Offer {
 	const rate = (record.onsiteRate as number) > 0 ? (record.onsiteRate as number) : null;
