@@ -6,13 +6,16 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { checkKeyScopes, SCOPES_CHECKED_AT } from '../nodes/RateChanges/storage/keyScopes';
 import { N8N_API_CREDENTIAL, N8N_API_CREDENTIAL_DISPLAY_NAME } from '../nodes/shared/credentialNames';
 
 /**
  * An API key of the user's own n8n, for the Data Tables that Rate Changes keeps its memory in.
  * n8n lets a community node reach Data Tables only through its public API (its in-process data
  * table proxy serves n8n's own nodes alone), and a community node may not borrow n8n's own
- * "n8n API" credential, so the package has this one.
+ * "n8n API" credential, so the package has this one. Before its Test's one request, and before
+ * an execution's first request with a key not yet checked, its preAuthentication tries each data
+ * table scope Rate Changes needs and names the ones the key lacks (storage/keyScopes.ts).
  */
 export class TravelPricingN8nApi implements ICredentialType {
 	name = N8N_API_CREDENTIAL;
@@ -44,7 +47,18 @@ export class TravelPricingN8nApi implements ICredentialType {
 			description:
 				'An n8n API key (Settings > n8n API > Create an API key). Where your plan offers scopes, give it only the data table and data table row scopes.',
 		},
+		{
+			// When the key was last found to have every scope: n8n runs preAuthentication while it is
+			// empty (and on every Test, and after a 401), and stores what it returns.
+			displayName: 'Scopes Checked At',
+			name: SCOPES_CHECKED_AT,
+			type: 'hidden',
+			typeOptions: { expirable: true },
+			default: '',
+		},
 	];
+
+	preAuthentication = checkKeyScopes;
 
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',

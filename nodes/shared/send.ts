@@ -78,6 +78,24 @@ export class SendError extends Error {
 	}
 }
 
+const CREDENTIAL_CHECK_DESCRIPTION = "The credential's check of its key, before any request: nothing was sent.";
+
+/**
+ * A credential's own check (its preAuthentication) refused it before anything was sent: its
+ * message is the user's, and nothing is retried. n8n hands it on wrapped in its NodeApiError,
+ * which keeps the message and the description but (n8n-workflow 2.8) not the error itself: so it
+ * is known by its description. Its message names no socket code, which n8n's error would swap for
+ * its own words.
+ */
+export class CredentialCheckError extends Error {
+	readonly description = CREDENTIAL_CHECK_DESCRIPTION;
+
+	constructor(message: string) {
+		super(message);
+		this.name = 'CredentialCheckError';
+	}
+}
+
 /**
  * A 500 may come after the server acted (a gateway's 502, 503 and 504, which docs/requests.md
  * retries for every request, are taken as not having reached it).
@@ -105,6 +123,8 @@ export async function send(context: SendContext, options: SendOptions): Promise<
 			response = await (options.limiter ? options.limiter.run(attempt, httpAnswer) : attempt());
 		} catch (error) {
 			if (error instanceof NodeOperationError) throw new NodeOperationError(context.getNode(), error, { itemIndex: options.itemIndex });
+			const refusal = credentialCheckRefusal(error);
+			if (refusal) throw new NodeOperationError(context.getNode(), refusal.message, { itemIndex: options.itemIndex, description: refusal.description });
 			networkCode = findNetworkCode(error);
 		}
 		if (response && response.statusCode < 300) return { response, uncertain };
@@ -140,6 +160,16 @@ function cancelled(context: SendContext, itemIndex: number | undefined): NodeOpe
 		itemIndex,
 		description: 'Nothing more was sent. What was sent before the cancel stays done.',
 	});
+}
+
+function credentialCheckRefusal(error: unknown): { message: string; description: string } | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const { message, description } = current as { message?: unknown; description?: unknown };
+		if (description === CREDENTIAL_CHECK_DESCRIPTION && typeof message === 'string') return { message, description };
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
 }
 
 /** Finds a socket error code (ECONNRESET...) on the error n8n threw or anywhere in its causes. */

@@ -90,6 +90,8 @@ export interface DataTablesApi {
 	vacuum(): void;
 	/** Resolves once no request is in flight and none has arrived for a moment. */
 	settled(): Promise<void>;
+	/** Gives a key other scopes, as editing it in n8n's Settings > n8n API does (default the stand-in's key). */
+	setScopes(scopes: readonly string[] | undefined, key?: string): void;
 	/** Back to no tables, no requests, no faults. */
 	reset(): void;
 	close(): Promise<void>;
@@ -300,6 +302,9 @@ export async function startDataTablesApi(options: DataTablesApiOptions = {}): Pr
 			while (inFlight > 0 || Date.now() - lastArrival < settleMs) {
 				await sleep(Math.max(10, settleMs - (Date.now() - lastArrival)));
 			}
+		},
+		setScopes: (scopes, key = apiKey) => {
+			grants.set(key, scopes);
 		},
 		reset: () => {
 			store = newStore();

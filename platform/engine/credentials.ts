@@ -1,8 +1,8 @@
-import axios from 'axios';
 import { randomUUID } from 'node:crypto';
-import { Workflow, type ICredentialDataDecryptedObject, type IDataObject, type IHttpRequestOptions, type INode, type INodeType } from 'n8n-workflow';
+import { ExecuteContext, RoutingNode } from 'n8n-core';
+import { createRunExecutionData, Workflow, type ICredentialDataDecryptedObject, type ICredentialsDecrypted, type INode, type INodeType } from 'n8n-workflow';
 
-import { HarnessCredentialsHelper, loadPackage, type CredentialSet } from './engine';
+import { additionalDataFor, HarnessCredentialsHelper, loadPackage, type CredentialSet } from './engine';
 
 /** Both credential types filled in with the sandbox's demo secrets. */
 export function credentialsFor(sandbox: {
@@ -21,55 +21,61 @@ export interface CredentialTestResult {
 }
 
 /**
- * Does what n8n's "Test" button does with a credential type's `test` request: fills its
- * expressions from the credential, applies the type's `authenticate`, sends it and calls any
- * 2xx answer a success.
+ * Does what n8n's "Test" button does with a credential type's `test` request (n8n's
+ * CredentialsTester): a noOp node whose one field routes that request runs in n8n-core's
+ * RoutingNode, which sends it with httpRequestWithAuthentication (so a type's preAuthentication
+ * runs first, as a test); a thrown error gives the message of the rule for its status, or its own.
  */
-export async function testCredential(
-	type: string,
-	data: ICredentialDataDecryptedObject,
-): Promise<CredentialTestResult> {
+export async function testCredential(type: string, data: ICredentialDataDecryptedObject): Promise<CredentialTestResult> {
 	const loader = await loadPackage();
-	const helper = new HarnessCredentialsHelper(loader, { [type]: data });
+	const helper = new HarnessCredentialsHelper(loader, { [type]: { ...data } });
 	const test = helper.credentialType(type).test;
 	if (!test) throw new Error(`Credential type ${type} has no test`);
 
-	const node: INode = { id: randomUUID(), name: 'Credential test', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [0, 0], parameters: {} };
-	// The expression engine only needs a workflow around the node; the node type has no fields.
-	const noFields = { description: { properties: [] } } as unknown as INodeType;
-	const nodeTypes = { getByName: () => noFields, getByNameAndVersion: () => noFields, getKnownTypes: () => ({}) };
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const resolve = (value: unknown): unknown =>
-		typeof value === 'string' && value.startsWith('=')
-			? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: data }, undefined, '')
-			: value;
-
-	const request = test.request;
-	const options: IHttpRequestOptions = {
-		method: request.method ?? 'GET',
-		url: `${resolve(request.baseURL) as string}${resolve(request.url) as string}`,
-		qs: request.qs as IDataObject,
-		body: request.body as IDataObject,
-		headers: (request.headers as IDataObject) ?? {},
-		json: true,
+	const credentialsDecrypted: ICredentialsDecrypted = { id: randomUUID(), name: 'Credential test', type, data: await helper.getDecrypted({} as never, {} as never, type) };
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [type]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name } },
 	};
-	const authenticated = await helper.authenticate(data, type, options, workflow, node);
+	const testNode = {
+		description: {
+			displayName: 'No Operation',
+			name: 'n8n-nodes-base.noOp',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'No Operation' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: type, required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+		},
+	} as unknown as INodeType;
+	const nodeTypes = { getByName: () => testNode, getByNameAndVersion: () => testNode, getKnownTypes: () => ({}) };
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const additionalData = additionalDataFor(helper, { id: randomUUID(), name: 'Credential test', nodes: [node], connections: {} }, 'internal', randomUUID());
+	const context = new ExecuteContext(workflow, node, additionalData, 'internal', createRunExecutionData(), 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
 	try {
-		const response = await axios.request({
-			method: authenticated.method,
-			url: authenticated.url,
-			params: authenticated.qs,
-			data: authenticated.body,
-			headers: authenticated.headers as Record<string, string>,
-			validateStatus: () => true,
-			timeout: 10_000,
-		});
-		if (response.status >= 200 && response.status < 300) return { status: 'OK', message: 'Connection tested successfully' };
-		// As n8n's credential tester does: a rule for the status gives the message shown to the user.
-		const rule = test.rules?.find((candidate) => candidate.type === 'responseCode' && candidate.properties.value === response.status);
-		if (rule?.type === 'responseCode') return { status: 'Error', message: rule.properties.message };
-		return { status: 'Error', message: `Authorization failed - HTTP ${response.status}` };
+		await new RoutingNode(context, testNode, credentialsDecrypted).runNode();
 	} catch (error) {
-		return { status: 'Error', message: (error as Error).message };
+		// n8n's tester reads the status (or socket code) off the axios error its NodeApiError wraps;
+		// the n8n-core the harness runs keeps it as the error's httpCode instead.
+		const failure = error as { cause?: { response?: { status: number; statusText?: string }; code?: string }; httpCode?: string | null; message: string };
+		const httpCode = failure.httpCode ?? '';
+		const status = failure.cause?.response?.status ?? (/^\d{3}$/.test(httpCode) ? Number(httpCode) : undefined);
+		if (status !== undefined) {
+			const rule = test.rules?.find((candidate) => candidate.type === 'responseCode' && candidate.properties.value === status);
+			if (rule?.type === 'responseCode') return { status: 'Error', message: rule.properties.message };
+			if (status < 200 || status > 299) return { status: 'Error', message: failure.cause?.response?.statusText || `Received HTTP status code: ${status}` };
+		}
+		const code = failure.cause?.code ?? (/^E[A-Z_]+$/.test(httpCode) ? httpCode : undefined);
+		if (code) return { status: 'Error', message: code };
+		return { status: 'Error', message: failure.message };
 	}
+	return { status: 'OK', message: 'Connection successful!' };
 }

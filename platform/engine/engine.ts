@@ -18,6 +18,7 @@ import {
 	type ICredentials,
 	type ICredentialType,
 	type IDataObject,
+	type IHttpRequestHelper,
 	type IHttpRequestOptions,
 	type INode,
 	type INodeCredentialsDetails,
@@ -160,8 +161,38 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return options;
 	}
 
-	async preAuthentication(): Promise<undefined> {
-		return undefined;
+	/**
+	 * As n8n's CredentialsHelper does: a credential type with a hidden `expirable` field runs its
+	 * preAuthentication while that field is empty, after a 401 (`expired`), and on a credential
+	 * Test (n8n's test node: a noOp whose `temp` parameter is empty); what it returns is stored
+	 * with the credential when it fills that field.
+	 */
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		expired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.credentialType(typeName);
+		const expirable = type.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable === true);
+		if (expirable === undefined || typeof type.preAuthentication !== 'function') return undefined;
+		const testing = node.parameters?.temp === '' && node.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !expired && !testing) return undefined;
+		this.preAuthentications++;
+		const output = await type.preAuthentication.call({ helpers: { httpRequest: helpers.helpers.httpRequest } }, credentials);
+		if (output[expirable.name] === undefined || !node.credentials) return undefined;
+		// Into the credential the test gave, as n8n writes it into the saved credential.
+		Object.assign(this.credentials[typeName] ?? {}, output);
+		return Object.assign(credentials, output);
+	}
+
+	/** How many times a credential's preAuthentication ran. */
+	preAuthentications = 0;
+
+	/** What a credential of this type holds now: its data, with what preAuthentication stored. */
+	stored(type: string): ICredentialDataDecryptedObject | undefined {
+		return this.credentials[type];
 	}
 
 	async getCredentials(): Promise<ICredentials> {
@@ -175,7 +206,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = this.credentials[type];
 		if (!data) throw new Error(`The test gave no "${type}" credential`);
-		return { ...data };
+		// n8n fills the fields a credential was saved without with their defaults.
+		const defaults = Object.fromEntries(this.credentialType(type).properties.map((property) => [property.name, property.default]));
+		return { ...defaults, ...data } as ICredentialDataDecryptedObject;
 	}
 
 	async updateCredentials(): Promise<void> {}
@@ -208,7 +241,7 @@ export interface RunWorkflowOptions {
 	extraNodeTypes?: Record<string, INodeType>;
 }
 
-function additionalDataFor(
+export function additionalDataFor(
 	credentialsHelper: ICredentialsHelper,
 	workflow: WorkflowDefinition & { id: string; name: string },
 	mode: WorkflowExecuteMode,

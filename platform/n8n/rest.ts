@@ -34,6 +34,13 @@ export interface StoredExecution {
 	error?: ExecutionError;
 }
 
+/** A credential as the editor's dialog sends it: its name, type and the fields' values. */
+export interface SavedCredential {
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
 export interface RestResponse<T = unknown> {
 	status: number;
 	body: T;
@@ -110,6 +117,33 @@ export class N8nRestClient {
 		const response = await this.request<{ data: { rawApiKey: string } }>('POST', '/rest/api-keys', { label, scopes, expiresAt: null });
 		if (response.status !== 200) throw new Error(`Creating an API key answered ${response.status}: ${response.text}`);
 		return response.body.data.rawApiKey;
+	}
+
+	/**
+	 * A stored credential's fields as the editor's dialog reads them (GET /rest/credentials/:id with
+	 * its data; n8n blanks secret fields, hidden ones come as stored).
+	 */
+	async storedCredential(id: string): Promise<Record<string, unknown>> {
+		const response = await this.request<{ data: { data?: Record<string, unknown> } }>('GET', `/rest/credentials/${id}?includeData=true`);
+		if (response.status !== 200) throw new Error(`Reading credential ${id} answered ${response.status}: ${response.text.slice(0, 300)}`);
+		return response.body.data.data ?? {};
+	}
+
+	/** Saves a new credential, as the editor's credential dialog does on Save, and returns its id. */
+	async createCredential(credential: SavedCredential): Promise<string> {
+		const response = await this.request<{ data: { id: string } }>('POST', '/rest/credentials', credential);
+		if (response.status !== 200) throw new Error(`Saving a credential answered ${response.status}: ${response.text.slice(0, 300)}`);
+		return response.body.data.id;
+	}
+
+	/**
+	 * Runs a saved credential's Test with the dialog's data, as the editor does after Save
+	 * (POST /rest/credentials/test): n8n tests only credentials it has stored.
+	 */
+	async testCredential(credential: SavedCredential & { id: string }): Promise<{ status: 'OK' | 'Error'; message: string }> {
+		const response = await this.request<{ data: { status: 'OK' | 'Error'; message: string } }>('POST', '/rest/credentials/test', { credentials: credential });
+		if (response.status !== 200) throw new Error(`Testing a credential answered ${response.status}: ${response.text.slice(0, 300)}`);
+		return response.body.data;
 	}
 
 	/** The node types n8n offers in the editor (its /types/nodes.json), signed in. */

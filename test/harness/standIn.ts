@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startDataTablesApi, type DataTablesApi, type DataTablesApiOptions } from '../../platform/dataTables';
 import { runNode, type NodeRunResult, type RunNodeOptions } from '../../platform/engine';
@@ -138,12 +138,27 @@ export interface RateChangesRun extends Omit<RunNodeOptions, 'nodeType' | 'crede
 
 export const RATE_CHANGES_WORKFLOW = 'rate-changes-workflow';
 
+/**
+ * One saved credential per stand-in n8n: n8n stores in it when its key passed the credential's
+ * scope check (its preAuthentication), so only the first run with it sends the check's probes.
+ * Kept by address and key, not by the object: useStandIn's one object stands for a new stand-in
+ * in each test, each with a key of its own.
+ */
+const savedCredentials = new Map<string, ICredentialDataDecryptedObject>();
+
+function savedCredential(api: DataTablesApi): ICredentialDataDecryptedObject {
+	const id = `${api.baseUrl} ${api.apiKey}`;
+	const credential = savedCredentials.get(id) ?? { baseUrl: api.baseUrl, apiKey: api.apiKey };
+	savedCredentials.set(id, credential);
+	return credential;
+}
+
 export async function runRateChanges(api: DataTablesApi, parameters: INodeParameters, items: IDataObject[], options: RateChangesRun = {}): Promise<NodeRunResult> {
 	return await runNode({
 		nodeType: 'travelPricingRateChanges',
 		parameters,
 		items,
-		credentials: { travelPricingN8nApi: { baseUrl: api.baseUrl, apiKey: api.apiKey } },
+		credentials: { travelPricingN8nApi: savedCredential(api) },
 		mode: 'trigger',
 		// Every run is the same saved workflow's node, taking the deliveries one after another (a test may name another).
 		workflowId: RATE_CHANGES_WORKFLOW,

@@ -1,5 +1,6 @@
 import { testCredential, useSandbox } from '../harness';
-import { startDataTablesApi, type DataTablesApi } from '../../platform/dataTables';
+import { startDataTablesApi, type DataTablesApi, type DataTablesApiOptions } from '../../platform/dataTables';
+import { DATA_TABLE_SCOPES } from '../../nodes/RateChanges/storage/dataTables';
 
 const sandbox = useSandbox();
 
@@ -85,7 +86,9 @@ describe('the Travel Pricing n8n API credential test', () => {
 		const result = await testCredential('travelPricingN8nApi', { baseUrl: n8nApi.baseUrl, apiKey: n8nApi.apiKey });
 		expect(result.status).toBe('OK');
 		// The stand-in answers 401 to any other key or none, as n8n does.
-		expect(n8nApi.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/api/v1/data-tables', status: 200 })]);
+		// The six scope probes of its preAuthentication, then the Test's own request.
+		expect(n8nApi.requests).toHaveLength(7);
+		expect(n8nApi.requests.filter((request) => !request.path.startsWith('/api/v1/data-tables') || request.status === 401)).toEqual([]);
 	});
 
 	it('passes with trailing slashes in the Base URL', async () => {
@@ -105,5 +108,79 @@ describe('the Travel Pricing n8n API credential test', () => {
 			message:
 				'No n8n public API with Data Tables answers at this Base URL: check the n8n Base URL field, that the public API is enabled, and that n8n is 2.8 or later',
 		});
+	});
+});
+
+// n8n 2.41 checks a key's scopes on every request of its public API (2.8.4 only with an enterprise
+// licence); the stand-in does as each version does.
+describe("the Travel Pricing n8n API credential test tries each scope Rate Changes needs, and names the ones the key lacks", () => {
+	const lacking = (...scopes: string[]) => DATA_TABLE_SCOPES.filter((scope) => !scopes.includes(scope));
+
+	async function testWith(scopes: readonly string[], options: DataTablesApiOptions = {}) {
+		const api = await startDataTablesApi({ scopes, ...options });
+		try {
+			const result = await testCredential('travelPricingN8nApi', { baseUrl: api.baseUrl, apiKey: api.apiKey });
+			return { result, requests: [...api.requests], tables: api.tables() };
+		} finally {
+			await api.close();
+		}
+	}
+
+	it('passes a key with all six data table scopes, with one harmless request for each that changes nothing', async () => {
+		const { result, requests, tables } = await testWith(DATA_TABLE_SCOPES);
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(requests.map(({ operation, status }) => `${operation} ${status}`).sort()).toEqual(
+			[
+				'listTables 200', // dataTable:list
+				'createTable 400', // dataTable:create: a blank name, refused after the scope check
+				'readRows 404', // dataTableRow:read, and the row scopes below: a table that does not exist
+				'insertRows 404',
+				'updateRows 404',
+				'deleteRows 404',
+				'listTables 200', // the Test's own request
+			].sort(),
+		);
+		expect(requests.some((request) => request.committed)).toBe(false);
+		expect(tables).toEqual([]);
+	});
+
+	it('names the one scope missing, dataTableRow:delete, and where to add it', async () => {
+		const { result } = await testWith(lacking('dataTableRow:delete'));
+		expect(result).toEqual({
+			status: 'Error',
+			message: 'This API key lacks the scope dataTableRow:delete that Rate Changes needs: in n8n, open Settings > n8n API, edit the key and add it',
+		});
+	});
+
+	it.each(DATA_TABLE_SCOPES.map((scope) => [scope]))('names %s when the key lacks only that scope', async (scope) => {
+		const { result } = await testWith(lacking(scope));
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(`lacks the scope ${scope} that`);
+	});
+
+	it('names every scope missing, in the order the node page lists them, and never the key', async () => {
+		const api = await startDataTablesApi({ scopes: ['dataTableRow:read', 'dataTable:create'] });
+		try {
+			const result = await testCredential('travelPricingN8nApi', { baseUrl: api.baseUrl, apiKey: api.apiKey });
+			expect(result.message).toBe(
+				'This API key lacks the scopes dataTable:list, dataTableRow:create, dataTableRow:update, dataTableRow:delete that Rate Changes needs: in n8n, open Settings > n8n API, edit the key and add them',
+			);
+			expect(result.message).not.toContain(api.apiKey);
+		} finally {
+			await api.close();
+		}
+	});
+
+	it('says nothing extra where keys carry every scope (n8n 2.8.4 without an enterprise licence)', async () => {
+		const { result } = await testWith(lacking('dataTableRow:delete'), { version: '2.8.4' });
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	it("checks nothing when nothing listens there, and the Test's request gives n8n's word for it", async () => {
+		const api = await startDataTablesApi();
+		const { baseUrl } = api;
+		await api.close();
+		const result = await testCredential('travelPricingN8nApi', { baseUrl, apiKey: 'n8n_api_key' });
+		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	});
 });

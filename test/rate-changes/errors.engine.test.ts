@@ -67,17 +67,23 @@ describe('an API key n8n refuses names the credential field to fix, and never sh
 		expect(result.error?.message).toBe('n8n refused the API key');
 		expect(result.error?.description).toContain('Check the API Key field of the "Travel Pricing n8n API" credential');
 		await api.settled();
-		// Refused once: a refused key is not tried again.
-		expect(api.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /api/v1/data-tables 401']);
+		// Refused once by the credential's scope check, which then stops, and once by the node's own
+		// request: a refused key is not tried again.
+		expect(api.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /api/v1/data-tables 401', 'GET /api/v1/data-tables 401']);
 		const shown = [result.error?.message, result.error?.description, JSON.stringify(result.run.data.resultData)].join('\n');
 		expect(shown).not.toContain(refusedKey);
 	});
 
-	it('names the scopes the key lacks, never the key itself', async () => {
+	it("names the scopes the key lacks before anything is written, never the key itself (the credential's check)", async () => {
 		await withStandIn(async (scoped) => {
 			const result = await runRateChanges(scoped, DETECT, [valid(2)]);
-			expect(result.error?.message).toBe('The n8n API key may not do this (POST /data-tables)');
-			expect(result.error?.description).toContain('dataTable:create, dataTableRow:read, dataTableRow:create, dataTableRow:update, dataTableRow:delete');
+			expect(result.error?.message).toBe(
+				'This API key lacks the scopes dataTable:create, dataTableRow:create, dataTableRow:update, dataTableRow:delete that Rate Changes needs: in n8n, open Settings > n8n API, edit the key and add them',
+			);
+			expect(result.error?.description).toContain('nothing was sent');
+			await scoped.settled();
+			expect(scoped.requests).toHaveLength(6);
+			expect(scoped.tables()).toEqual([]);
 			expect(JSON.stringify(result.run.data.resultData)).not.toContain(scoped.apiKey);
 		}, { scopes: ['dataTable:list', 'dataTableRow:read'], enforceScopes: true });
 	});
@@ -114,7 +120,8 @@ describe("a table without the node's columns is named with the field and the col
 		);
 		expect(result.error?.description).toContain('"Rates Table"');
 		await api.settled();
-		expect(api.requests.filter((request) => request.path.endsWith('/rows') && request.method !== 'GET')).toEqual([]);
+		// The credential's scope check tries an insert into a table that does not exist (404).
+		expect(api.requests.filter((request) => request.path.endsWith('/rows') && request.method !== 'GET' && request.status !== 404)).toEqual([]);
 	});
 });
 
