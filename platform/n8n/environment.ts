@@ -14,6 +14,9 @@ export const E2E_OWNER: Owner = {
 	lastName: 'ToEnd',
 };
 
+/** The label of the API key startE2e gives Rate Changes (Settings > n8n API lists it so). */
+export const RATE_CHANGES_KEY_LABEL = 'Travel Pricing e2e';
+
 /**
  * The n8n versions a run covers: N8N_VERSIONS as a comma list, or "all" for every proven version.
  * Default: the newest only (npm test); npm run test:compat sets "all".
@@ -100,7 +103,7 @@ export async function startE2e(options: E2eOptions): Promise<E2eEnvironment> {
 			await n8n.start();
 			await n8n.setupOwner(E2E_OWNER);
 			// Rate Changes reaches n8n's Data Tables through this n8n's own public API.
-			await n8n.importCredentials([n8nApiCredential(n8n.baseUrl, await n8n.createApiKey('Travel Pricing e2e', rateChangesKeyScopes(options.version)))]);
+			await n8n.importCredentials([n8nApiCredential(n8n.baseUrl, await n8n.createApiKey(RATE_CHANGES_KEY_LABEL, rateChangesKeyScopes(options.version)))]);
 			await n8n.waitForPublished();
 		}
 		printProgress(

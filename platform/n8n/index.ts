@@ -38,6 +38,7 @@ export {
 	longE2eVersions,
 	NO_DATA_TABLES_REFUSAL,
 	publicApiHasDataTables,
+	RATE_CHANGES_KEY_LABEL,
 	startE2e,
 	type E2eEnvironment,
 	type E2eOptions,

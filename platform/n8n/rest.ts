@@ -120,6 +120,21 @@ export class N8nRestClient {
 	}
 
 	/**
+	 * Gives the signed-in user's API key of this label other scopes, as editing it in Settings >
+	 * n8n API does (PATCH /rest/api-keys/:id): the key itself stays the same.
+	 */
+	async setApiKeyScopes(label: string, scopes: readonly string[]): Promise<void> {
+		type Listed = Array<{ id: string; label: string }>;
+		const listing = await this.request<{ data: Listed | { items: Listed } }>('GET', `/rest/api-keys?label=${encodeURIComponent(label)}`);
+		// n8n 2.41 answers a page ({ items }), 2.8 the list itself.
+		const listed = Array.isArray(listing.body.data) ? listing.body.data : (listing.body.data?.items ?? []);
+		const key = listed.find((candidate) => candidate.label === label);
+		if (!key) throw new Error(`No API key labelled "${label}": ${listing.text.slice(0, 300)}`);
+		const response = await this.request('PATCH', `/rest/api-keys/${key.id}`, { label, scopes });
+		if (response.status !== 200) throw new Error(`Editing the API key "${label}" answered ${response.status}: ${response.text.slice(0, 300)}`);
+	}
+
+	/**
 	 * A stored credential's fields as the editor's dialog reads them (GET /rest/credentials/:id with
 	 * its data; n8n blanks secret fields, hidden ones come as stored).
 	 */

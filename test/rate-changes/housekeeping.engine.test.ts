@@ -61,7 +61,7 @@ describe('a key that may not delete rows: the clean-up costs no alert and the di
 			expect(first.listed).toHaveLength(clean.alerts.length);
 			expect(new Set(first.listed).size).toBe(first.listed.length);
 			expect(first.text.match(/could not run/g)).toHaveLength(1);
-			expect(first.text).toContain('The n8n API key may not do this (DELETE');
+			expect(first.text).toMatch(/The n8n API key may not do this \(DELETE \/data-tables\/\w+\/rows\/delete\): it lacks the scope dataTableRow:delete\)/);
 			expect(first.text).toContain('Settings > n8n API');
 
 			const next = await digestOf(scoped);

@@ -333,11 +333,13 @@ function statusText(status: number, request: string, reason: string | undefined,
 	switch (status) {
 		case 401:
 			return { message: 'n8n refused the API key', description: `Check the API Key field of ${credential}; create a key under Settings > n8n API.` };
-		case 403:
+		case 403: {
+			const scope = SCOPE_OF_REQUEST[request.replace(TABLE_IN_PATH, ' /data-tables/{id}')];
 			return {
-				message: `The n8n API key may not do this (${request})`,
+				message: `The n8n API key may not do this (${request})${scope ? `: it lacks the scope ${scope}` : ''}`,
 				description: `Give the key of ${credential} the data table scopes (${DATA_TABLE_SCOPES.join(', ')}), or use a key without scopes.`,
 			};
+		}
 		case 404:
 			// n8n 1.x answers this 404 too: its public API has no Data Tables at all.
 			if (request.endsWith(' /data-tables')) {
@@ -368,6 +370,21 @@ export const DATA_TABLE_SCOPES = [
 	'dataTableRow:update',
 	'dataTableRow:delete',
 ] as const;
+
+/**
+ * The scope n8n asks of a key for each request Rate Changes sends, so that a refusal names what
+ * to add (the clean-up's, which fails nothing, is said in the next digest).
+ */
+const SCOPE_OF_REQUEST: Record<string, (typeof DATA_TABLE_SCOPES)[number]> = {
+	'GET /data-tables': 'dataTable:list',
+	'POST /data-tables': 'dataTable:create',
+	'GET /data-tables/{id}/rows': 'dataTableRow:read',
+	'POST /data-tables/{id}/rows': 'dataTableRow:create',
+	'PATCH /data-tables/{id}/rows/update': 'dataTableRow:update',
+	'DELETE /data-tables/{id}/rows/delete': 'dataTableRow:delete',
+};
+
+const TABLE_IN_PATH = / \/data-tables\/[^/]+/;
 
 /** An existing table must have the node's columns with their types; it says which to fix. */
 function checkColumns(context: IExecuteFunctions, spec: TableSpec, columns: ReadonlyMap<string, string>): void {
