@@ -13,6 +13,7 @@ import {
 import { calendarCounts, calendarHtml, calendarText, type CalendarMeta } from '../rules/calendarView';
 import { baselineOf, calendarMonthKey, decodeCalendarCell, runTag, sentCell } from '../storage/calendarMonths';
 import { DataTables } from '../storage/dataTables';
+import { tidyCalendarTable } from '../storage/housekeeping';
 import { newToken } from '../storage/journal';
 import { MonthRows, type StoredRow } from '../storage/monthRows';
 import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionMonth } from '../storage/positionMonths';
@@ -219,6 +220,11 @@ class CalendarMemory {
 		return await this.rows.read([...this.keys.values()]);
 	}
 
+	/** The day's clean-up of the table, as of the newest rate the calendar read. */
+	async tidy(rates: CalendarFacts['rates']): Promise<void> {
+		await tidyCalendarTable(this.rows, rates.map((rate) => rate.dtCollected).sort().at(-1));
+	}
+
 	monthOf(month: string, row: StoredRow | undefined): PositionMonth {
 		return row ? readPositionMonth(row) : emptyPositionMonth(this.keys.get(month) as string, 'calendar', this.calendar.source.myHotelCode, month);
 	}
@@ -310,7 +316,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		previous: memory.baselines(stored, tag, retry),
 	});
 	const remembered = !previews(this, calendar.remember);
-	if (remembered) await memory.remember(this, days, stored, tag, retry);
+	if (remembered) {
+		await memory.remember(this, days, stored, tag, retry);
+		await memory.tidy(facts.rates);
+	}
 	const output = calendar.source.output;
 	const items: IDataObject[] = [
 		...(output === 'summary' ? [] : days.map((day) => ({ myHotelCode: calendar.source.myHotelCode, ...day }) as unknown as IDataObject)),

@@ -1,23 +1,33 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import { allOf, eq, DataTablesFullError, type DataTables, type RowCondition } from './dataTables';
+import { allOf, eq, DataTablesFullError, type DataTables, type RowCondition, type TableHandle } from './dataTables';
 import { estimateBytes } from './fullness';
 import { entryOf, type Journal } from './journal';
 import type { MonthRows } from './monthRows';
 import type { Store } from './tables';
 
 /**
- * What keeps Rate Changes' tables from growing with time, run by the node's own executions once a
- * day (the first execution of a day claims the day on a row of the changes table): month rows of
- * months that have passed go, and alerts older than Keep Changes, reported or not. "Today" is the
- * day of the newest record the execution holds, not the clock of the machine, so a shop collected
- * today cleans up as of today wherever n8n runs, and a replay of old shops cleans up as of then.
- * Deleting is never refused at n8n's size limit, so this also makes room there.
+ * What keeps Rate Changes' tables from growing with time: once a day, each table the node writes
+ * is cleaned by the executions that write it, whatever order a workflow runs its operations in:
+ * month rows of months that have passed go (the rates table's stay months, the positions table's
+ * rank, parity and calendar rows), and alerts older than Keep Changes, reported or not. The day is
+ * claimed per cleaned table, on a row of the changes table (`state` `meta`): the first execution
+ * of a day that writes a table cleans it, so Detect Changes cleaning the rates table first leaves
+ * the positions table to the next operation that writes it. "Today" is the day of the newest
+ * record the execution holds, not the clock of the machine, so a shop collected today cleans up as
+ * of today wherever n8n runs, and a replay of old shops cleans up as of then. Deleting is never
+ * refused at n8n's size limit, so this also makes room there.
  */
 
+/** The claim row of the changes table's own clean-up, which also keeps what Digest reports of the clean-ups (`Housekeeping`). */
 const META_ENTRY = 'housekeeping';
 
-/** The day this n8n process last saw cleaned, per changes table: saves the read of the claim row. */
+/** The claim row of a month table's clean-up: `housekeeping|<table id>`, the table's id also in `monthTable`. */
+function claimEntry(journal: Journal, table: TableHandle): string {
+	return table.id === journal.table.id ? META_ENTRY : `${META_ENTRY}|${table.id}`;
+}
+
+/** The day this n8n process last saw each table cleaned, by table id: saves the read of the claim row. */
 const cleanedDays = new Map<string, string>();
 
 function dayBefore(day: string, days: number): string {
@@ -28,40 +38,56 @@ function lt(columnName: string, value: string): RowCondition {
 	return { columnName, condition: 'lt', value };
 }
 
+/** Month rows of months before yesterday's go (a day's grace: a check-in "today" somewhere on earth is still yesterday elsewhere). */
+async function removePastMonths(api: DataTables, table: TableHandle, today: string): Promise<void> {
+	await api.deleteRows(table, allOf(lt('month', dayBefore(today, 1).slice(0, 7))));
+}
+
+/** The day's clean-up of the changes table and of the month tables an execution writes, each table claimed on its own. */
 export async function keepTidy(store: Store, tables: readonly MonthRows[], newestCollected: string, keepChangesDays: number): Promise<void> {
 	const today = newestCollected.slice(0, 10);
-	if (!(await claimDay(store.journal, today))) return;
-	const { api } = store;
-	// A day's grace: a check-in "today" somewhere on earth is still yesterday elsewhere.
-	const yesterday = dayBefore(today, 1);
+	const { api, journal } = store;
+	const claimed = (await Promise.all([journal.table, ...tables.map((rows) => rows.table)].map(async (table) => ((await claimDay(journal, table, today)) ? [table] : [])))).flat();
+	if (claimed.length === 0) return;
 	const cutoff = `${dayBefore(today, keepChangesDays)}T00:00:00.000Z`;
-	await Promise.all([
-		...tables.map(async (rows) => await api.deleteRows(rows.table, allOf(lt('month', yesterday.slice(0, 7))))),
-		store.journal.forgetBefore(cutoff),
-	]);
-	await writeEstimate(store, tables);
+	await Promise.all(claimed.map(async (table) => (table.id === journal.table.id ? await journal.forgetBefore(cutoff) : await removePastMonths(api, table, today))));
+	await writeEstimate(store, claimed);
 }
 
 /**
- * Where n8n's API gives no table sizes (2.8), the size of Rate Changes' tables estimated from their
- * rows once a day, kept on the claim row for Digest to report.
+ * Rate Calendar's clean-up of the positions table it writes (its `calendar` rows, and any rank and
+ * parity rows beside them), as of the newest rate it read. It keeps no changes table to claim the
+ * day on and runs once a morning, so this n8n process's memory of the day is its claim; whatever
+ * stops it costs the calendar nothing (there is no digest of its table to say so: the next day
+ * tries again).
  */
-async function writeEstimate(store: Store, tables: readonly MonthRows[]): Promise<void> {
+export async function tidyCalendarTable(rows: MonthRows, newestCollected: string | undefined): Promise<void> {
+	if (newestCollected === undefined) return;
+	const today = newestCollected.slice(0, 10);
+	if ((cleanedDays.get(rows.table.id) ?? '') >= today) return;
+	cleanedDays.set(rows.table.id, today);
+	await removePastMonths(rows.api, rows.table, today).catch(() => undefined);
+}
+
+/**
+ * Where n8n's API gives no table sizes (2.8), the size of each table just cleaned estimated from its
+ * rows, kept on the changes table's claim row for Digest to report.
+ */
+async function writeEstimate(store: Store, tables: readonly TableHandle[]): Promise<void> {
 	const listed = await store.api.listTables();
 	if (listed.every((table) => typeof table.sizeBytes === 'number')) return;
-	const handles = [store.journal.table, ...tables.map((rows) => rows.table)];
-	const sizes = Object.fromEntries(await Promise.all(handles.map(async (table) => [table.id, estimateBytes(await store.api.readRows(table, allOf()))] as const)));
+	const sizes = Object.fromEntries(await Promise.all(tables.map(async (table) => [table.id, estimateBytes(await store.api.readRows(table, allOf()))] as const)));
 	try {
-		await writeHousekeeping(store, (kept) => ({ ...kept, sizes }));
+		await writeHousekeeping(store, (kept) => ({ ...kept, sizes: { ...kept.sizes, ...sizes } }));
 	} catch (error) {
 		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
 	}
 }
 
 /**
- * What the claim row keeps for Digest in its `alerts` column (the changes table's columns serve
- * this one row too): the estimate of Rate Changes' tables the last clean-up wrote (bytes by table
- * id), and why the last clean-up could not run, until a digest has said so.
+ * What the changes table's claim row keeps for Digest in its `alerts` column (the changes table's
+ * columns serve this one row too): the estimate of each table as its last clean-up wrote it (bytes
+ * by table id), and why the last clean-up could not run, until a digest has said so.
  */
 export interface Housekeeping {
 	sizes?: Record<string, number>;
@@ -101,26 +127,28 @@ export async function clearCleanupFailure(store: Store): Promise<void> {
 	await writeHousekeeping(store, (kept) => ({ sizes: kept.sizes })).catch(() => undefined);
 }
 
-/** Whether this execution is the first to clean up as of `today`. */
-async function claimDay(journal: Journal, today: string): Promise<boolean> {
-	if ((cleanedDays.get(journal.table.id) ?? '') >= today) return false;
+/** Whether this execution is the first to clean `table` up as of `today`. */
+async function claimDay(journal: Journal, table: TableHandle, today: string): Promise<boolean> {
+	if ((cleanedDays.get(table.id) ?? '') >= today) return false;
+	const entry = claimEntry(journal, table);
 	try {
-		const [row] = await journal.api.readRows(journal.table, allOf(eq('entry', META_ENTRY)));
+		const [row] = await journal.api.readRows(journal.table, allOf(eq('entry', entry)));
 		const done = row ? String(row.collectedTo ?? '') : undefined;
 		if (done !== undefined && done >= today) {
-			cleanedDays.set(journal.table.id, done);
+			cleanedDays.set(table.id, done);
 			return false;
 		}
 		let claimed: boolean;
 		if (row === undefined) {
 			// Two executions may both add the claim row; both then clean up once, which deletes nothing twice.
-			await journal.api.insertRows(journal.table, [{ entry: META_ENTRY, state: 'meta', collectedTo: today }], async () => (await journal.find(META_ENTRY)) !== undefined);
+			const claim = { entry, state: 'meta', collectedTo: today, ...(entry === META_ENTRY ? {} : { monthTable: table.id }) };
+			await journal.api.insertRows(journal.table, [claim], async () => (await journal.find(entry)) !== undefined);
 			claimed = true;
 		} else {
 			const { rows } = await journal.api.updateRows(journal.table, allOf(eq('id', row.id), eq('collectedTo', done ?? null)), { collectedTo: today });
-			claimed = rows.length > 0 && entryOf(rows[0]).token === META_ENTRY;
+			claimed = rows.length > 0 && entryOf(rows[0]).token === entry;
 		}
-		cleanedDays.set(journal.table.id, today);
+		cleanedDays.set(table.id, today);
 		return claimed;
 	} catch (error) {
 		// At the limit the claim cannot be written: clean up anyway, since deleting is what makes room.
