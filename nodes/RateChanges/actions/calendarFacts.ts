@@ -9,6 +9,7 @@ import { DEFAULT_PAGE_SIZE } from '../../shared/options';
 import { apiRequest } from '../../shared/transport';
 import { myDemandByDate, pickDailyEvents, rangeDates, type DayEvent, type RememberedRate } from '../rules/calendar';
 import type { StayMonth } from '../storage/stayMonths';
+import type { Store } from '../storage/store';
 
 import type { CalendarSource } from './calendarFields';
 import { newestOfMine, readStayMonths, rememberedRates } from './calendarRates';
@@ -91,9 +92,10 @@ async function websiteNameOf(context: IExecuteFunctions, source: CalendarSource)
 }
 
 /** Everything the window's figures need, read at once. */
-export async function readCalendarFacts(context: IExecuteFunctions, source: CalendarSource): Promise<CalendarFacts> {
+export async function readCalendarFacts(store: Store, source: CalendarSource): Promise<CalendarFacts> {
+	const { context } = store;
 	if (source.events || source.demand) needsServiceCredential(context);
-	const months = await readStayMonths(context, source);
+	const months = await readStayMonths(store, source);
 	const mine = newestOfMine(months, source.myHotelCode);
 	const [events, demand, websiteName] = await Promise.all([
 		source.events ? eventsNear(context, source, mine) : undefined,

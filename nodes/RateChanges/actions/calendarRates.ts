@@ -1,11 +1,8 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import { RequestLimiter } from '../../shared/concurrency';
 import type { RememberedRate } from '../rules/calendar';
 import type { RateField } from '../rules/observation';
-import { allOf, DataTables, eq } from '../storage/dataTables';
-import { MonthRows } from '../storage/monthRows';
+import { allOf, eq } from '../storage/dataTables';
 import { readStayMonth, storedStays, type StayMonth } from '../storage/stayMonths';
+import type { Store } from '../storage/store';
 import { ratesTable } from '../storage/tables';
 
 import type { CalendarSource } from './calendarFields';
@@ -14,9 +11,8 @@ import type { CalendarSource } from './calendarFields';
  * Rate Calendar's and Suggest Rates' read of the rates table Detect Changes keeps: the stays of the
  * window's months, read in one go per month (my hotel and every competitor share a month's rows).
  */
-export async function readStayMonths(context: IExecuteFunctions, source: CalendarSource): Promise<StayMonth[]> {
-	const api = new DataTables(context, new RequestLimiter(4));
-	const rows = new MonthRows(api, await api.ensureTable(ratesTable(source.ratesTable)));
+export async function readStayMonths(store: Store, source: CalendarSource): Promise<StayMonth[]> {
+	const rows = await store.monthRows(ratesTable(source.ratesTable));
 	const months = [...new Set(source.dates.map((date) => date.slice(0, 7)))];
 	const read = await Promise.all(
 		months.map(async (month) => {

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { allOf, eq } from '../storage/dataTables';
 import { parityMonthKey } from '../storage/positionMonths';
+import type { Store } from '../storage/store';
 import { parityOf, parityStates, type Parity, type Reference, type Tolerance } from '../rules/parity';
 import { parityAlerts, parityItem } from '../rules/standing';
 
@@ -170,8 +171,8 @@ function checking(parity: ParitySettings, names: ReadonlyMap<number, string>): S
 	};
 }
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, store: Store): Promise<INodeExecutionData[]> {
 	const check = readSettings(this, () => settings(this));
 	const records = readRecords(this, 'onsiteRate');
-	return await runStanding(this, check, records, 'onsiteRate', checking(check, websiteNames(records)));
+	return await runStanding(store, check, records, 'onsiteRate', checking(check, websiteNames(records)));
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { allOf, eq } from '../storage/dataTables';
 import { rankMonthKey } from '../storage/positionMonths';
+import type { Store } from '../storage/store';
 import { compSetPosition, hotelOffers, isUndercut, type Position, type UndercutRule } from '../rules/position';
 import type { RateField } from '../rules/observation';
 import { compareAlerts, compareItem, type CompareStanding } from '../rules/standing';
@@ -170,7 +171,7 @@ function comparing(compare: CompareSettings): StandingKind<Worked> {
 	};
 }
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, store: Store): Promise<INodeExecutionData[]> {
 	const compare = readSettings(this, () => settings(this));
-	return await runStanding(this, compare, readRecords(this, compare.rateField), compare.rateField, comparing(compare));
+	return await runStanding(store, compare, readRecords(this, compare.rateField), compare.rateField, comparing(compare));
 }

@@ -1,9 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { JournalAlert } from '../storage/journal';
-import type { MonthRows, StoredRow } from '../storage/monthRows';
-import type { MonthPlan } from '../storage/rounds';
-import { writeInRounds } from '../storage/rounds';
+import type { JournalAlert, MonthPlan, MonthRows, Store, StoredRow } from '../storage/store';
 import {
 	dayOf,
 	emptyStayMonth,
@@ -15,11 +12,11 @@ import {
 	withObservation,
 	type StayMonth,
 } from '../storage/stayMonths';
-import { openMonthRows, ratesTable } from '../storage/tables';
+import { ratesTable } from '../storage/tables';
 import { compareWithStored, meetsRule, type ChangeRule, type Observation, type RateChange, type RateField } from '../rules/observation';
 
 import { booleanField, numberField, optionField, rateFieldField, readSettings, recordSettings, showFor, type RecordSettings } from './fields';
-import { byIdentity, readRecords, stayIdentity, withRecordStore, type ObservedItem, type RecordOperation } from './records';
+import { byIdentity, readRecords, stayIdentity, withRecordStore, type Batch, type ObservedItem, type RecordOperation } from './records';
 
 /**
  * Detect Changes: each stay's newest record against the one stored for it, the stored one moving
@@ -117,23 +114,24 @@ function settings(context: IExecuteFunctions): DetectSettings {
 	};
 }
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, store: Store): Promise<INodeExecutionData[]> {
 	const detect = readSettings(this, () => settings(this));
-	return await withRecordStore(this, detect, readRecords(this, detect.rateField), detecting(this, detect));
+	return await withRecordStore(store, detect, readRecords(this, detect.rateField), detecting(store, detect));
 }
 
 /** A record's alert is its stay's at its collection time: one record, one alert at most. */
-function detecting(context: IExecuteFunctions, detect: DetectSettings): RecordOperation {
+function detecting(store: Store, detect: DetectSettings): RecordOperation {
 	return {
 		name: 'detectChanges',
 		rateField: detect.rateField,
 		tables: [ratesTable(detect.ratesTable)],
 		alertKey: stayIdentity,
 		recordKeys: (records) => new Set(records.newest.map(({ observation }) => stayIdentity(observation))),
-		run: async (store, records, tidy) => {
-			const rates = await openMonthRows(store, ratesTable(detect.ratesTable));
-			await tidy([rates]);
-			const { alerts, contested } = await storeNewest(context, store, rates, detect, records.newest);
+		run: async (batch) => {
+			const { records } = batch;
+			const rates = await store.monthRows(ratesTable(detect.ratesTable));
+			await batch.tidy([rates]);
+			const { alerts, contested } = await storeNewest(store, batch, rates, detect);
 			return {
 				alerts,
 				contested,
@@ -156,13 +154,8 @@ function changeFields(alert: JournalAlert): RateChange {
 }
 
 /** The newest record of each stay into its stay month, round by round, and the alerts they make. */
-async function storeNewest(
-	context: IExecuteFunctions,
-	store: Parameters<typeof writeInRounds>[1],
-	rates: MonthRows,
-	detect: DetectSettings,
-	newest: readonly ObservedItem[],
-): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
+async function storeNewest(store: Store, batch: Batch, rates: MonthRows, detect: DetectSettings): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
+	const { newest } = batch.records;
 	const byMonth = new Map<string, Observation[]>();
 	for (const { observation } of newest) {
 		const key = stayMonthKey(stayMonthOf(observation));
@@ -191,7 +184,7 @@ async function storeNewest(
 		}
 		return { key, alerts, data: moved ? stayMonthRow(withoutPastDays(month)) : undefined };
 	};
-	const result = await writeInRounds(context, store, rates, 'detectChanges', stored, keys, plan);
+	const result = await store.writeInRounds({ rows: rates, keys, stored, plan, alerting: { journal: batch.journal, operation: 'detectChanges', pinned: batch.pinned } });
 	const contested = new Set(result.contested);
 	return { alerts: result.alerts, contested: newest.filter(({ observation }) => contested.has(stayMonthKey(stayMonthOf(observation)))) };
 }

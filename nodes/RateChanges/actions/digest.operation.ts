@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'crypto';
 
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
 
-import { RequestLimiter } from '../../shared/concurrency';
 import { numberOption } from '../../shared/options';
 import type { ReportedChange } from '../rules/alert';
 import { buildDigests, type DigestGroup } from '../rules/digestView';
@@ -10,9 +9,7 @@ import { escapeHtml } from '../rules/html';
 import { DataTablesFullError } from '../storage/dataTables';
 import { fullness, fullnessLine, type Fullness } from '../storage/fullness';
 import { clearCleanupFailure, noteCleanupFailure, readHousekeeping } from '../storage/housekeeping';
-import { newToken, type Entry } from '../storage/journal';
-import { resolveOrphans } from '../storage/orphans';
-import { openJournal, type Store } from '../storage/tables';
+import type { Entry, Journal, Store } from '../storage/store';
 
 import { changesTableField, optionField, optionsOf, readSettings, showFor, textField } from './fields';
 
@@ -149,13 +146,13 @@ interface Reported {
 	refusal?: string;
 }
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, store: Store): Promise<INodeExecutionData[]> {
 	const digest = readSettings(this, () => settings(this));
-	const store = await openJournal(this, new RequestLimiter(4), digest.changesTable);
-	const reported = digest.resendDigestId ? await reportedBefore(store, digest.resendDigestId) : await report(this, store, previews(this, digest.markReported));
+	const journal = await store.journal(digest.changesTable);
+	const reported = digest.resendDigestId ? await reportedBefore(journal, digest.resendDigestId) : await report(store, journal, previews(this, digest.markReported));
 	const digestId = reported.digestId;
-	const own = new Set([store.journal.table.id, ...reported.entries.flatMap((entry) => entry.monthTable.split(' '))]);
-	const { sizes: estimate, cleanupFailed } = await readHousekeeping(store.api, store.journal);
+	const own = new Set([journal.table.id, ...reported.entries.flatMap((entry) => entry.monthTable.split(' '))]);
+	const { sizes: estimate, cleanupFailed } = await readHousekeeping(journal);
 	const full = await fullness(store.api, { tableIds: own, estimate: estimate && Object.values(estimate).reduce((sum, bytes) => sum + bytes, 0) }, {
 		settingMb: digest.limitMb,
 		refusal: reported.refusal,
@@ -165,12 +162,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// Nothing to report, but the tables are nearly full or were not cleaned: that alone is worth a message.
 	if (items.length === 0 && (full.state !== 'ok' || cleanup)) items.push(withFullness({ digestId, changeCount: 0, text: '', html: '', changes: [] }, full, reported.marked, cleanup));
 	// Said once: a digest that marks what it reported forgets it (a preview leaves it for the next).
-	if (cleanup && reported.marked && !digest.resendDigestId) await clearCleanupFailure(store);
+	if (cleanup && reported.marked && !digest.resendDigestId) await clearCleanupFailure(journal);
 	return items.map((json) => ({ json, pairedItem: { item: 0 } }));
 }
 
-async function reportedBefore(store: Store, digestId: string): Promise<Reported> {
-	const entries = await store.journal.reported(digestId);
+async function reportedBefore(journal: Journal, digestId: string): Promise<Reported> {
+	const entries = await journal.reported(digestId);
 	return { digestId, changes: entries.flatMap((entry) => entry.alerts), entries, marked: true };
 }
 
@@ -186,10 +183,10 @@ function idOf(text: string): string {
  * it finds what the failed run claimed before it stopped and sends it. A later run that starts the
  * same way but is no retry gets an ID of its own.
  */
-async function digestIdFor(context: IExecuteFunctions, store: Store): Promise<{ digestId: string; claimedBefore: Entry[] }> {
+async function digestIdFor(context: IExecuteFunctions, journal: Journal): Promise<{ digestId: string; claimedBefore: Entry[] }> {
 	const started = JSON.stringify(context.getInputData().map((item) => item.json));
 	const digestId = idOf(`${context.getWorkflow().id ?? ''}|${context.getNode().name}|${started}`);
-	const claimedBefore = await store.journal.reported(digestId);
+	const claimedBefore = await journal.reported(digestId);
 	if (claimedBefore.length === 0) return { digestId, claimedBefore };
 	return context.getMode() === 'retry' ? { digestId, claimedBefore } : { digestId: randomUUID(), claimedBefore: [] };
 }
@@ -200,22 +197,22 @@ async function digestIdFor(context: IExecuteFunctions, store: Store): Promise<{ 
  * died are resolved first, so their alerts are in. At n8n's size limit the claim is refused: the
  * digest then goes out unmarked (the next one lists the same changes again), saying so.
  */
-async function report(context: IExecuteFunctions, store: Store, preview: boolean): Promise<Reported> {
+async function report(store: Store, journal: Journal, preview: boolean): Promise<Reported> {
 	// Entries it cannot resolve now (the limit, a key that may not delete an empty one) wait for the next digest.
-	await resolveOrphans(store, { retry: false, token: newToken(context) }).catch(async (error: unknown) => {
-		if (!(error instanceof DataTablesFullError)) await noteCleanupFailure(store, error);
+	await store.resolveOrphans(journal, { retry: false }).catch(async (error: unknown) => {
+		if (!(error instanceof DataTablesFullError)) await noteCleanupFailure(journal, error);
 	});
 	const unmarked = async (refusal?: string): Promise<Reported> => {
-		const entries = await store.journal.unreported();
+		const entries = await journal.unreported();
 		return { digestId: randomUUID(), changes: entries.flatMap((entry) => entry.alerts), entries, marked: false, refusal };
 	};
 	if (preview) return await unmarked();
 	try {
-		const { digestId, claimedBefore } = await digestIdFor(context, store);
+		const { digestId, claimedBefore } = await digestIdFor(store.context, journal);
 		const reportedAt = new Date().toISOString();
-		const claimed = await store.journal.claim(digestId, reportedAt);
+		const claimed = await journal.claim(digestId, reportedAt);
 		const entries = [...claimedBefore, ...claimed.filter((entry) => !claimedBefore.some((before) => before.id === entry.id))];
-		await packClaimed(store, digestId, reportedAt, entries);
+		await packClaimed(journal, digestId, reportedAt, entries);
 		return { digestId, changes: entries.flatMap((entry) => entry.alerts), entries, marked: true };
 	} catch (error) {
 		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
@@ -229,11 +226,11 @@ async function report(context: IExecuteFunctions, store: Store, preview: boolean
  * later clean-up removes them after Keep Changes). At n8n's size limit there is no room for them;
  * anything else (a key without the delete scope) the next digest says.
  */
-async function packClaimed(store: Store, digestId: string, reportedAt: string, entries: readonly Entry[]): Promise<void> {
+async function packClaimed(journal: Journal, digestId: string, reportedAt: string, entries: readonly Entry[]): Promise<void> {
 	try {
-		await store.journal.pack(digestId, reportedAt, entries);
+		await journal.pack(digestId, reportedAt, entries);
 	} catch (error) {
-		if (!(error instanceof DataTablesFullError)) await noteCleanupFailure(store, error);
+		if (!(error instanceof DataTablesFullError)) await noteCleanupFailure(journal, error);
 	}
 }
 

@@ -1,6 +1,5 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import { RequestLimiter } from '../../shared/concurrency';
 import { numberOption } from '../../shared/options';
 import {
 	buildCalendar,
@@ -12,13 +11,10 @@ import {
 } from '../rules/calendar';
 import { calendarCounts, calendarHtml, calendarText, type CalendarMeta } from '../rules/calendarView';
 import { baselineOf, calendarMonthKey, decodeCalendarCell, runTag, sentCell } from '../storage/calendarMonths';
-import { DataTables } from '../storage/dataTables';
 import { tidyCalendarTable } from '../storage/housekeeping';
-import { newToken } from '../storage/journal';
-import { MonthRows, type StoredRow } from '../storage/monthRows';
 import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionMonth } from '../storage/positionMonths';
-import { MAX_ROUNDS } from '../storage/rounds';
 import { dayOf } from '../storage/stayMonths';
+import type { MonthPlan, MonthRows, Store, StoredRow } from '../storage/store';
 import { positionsTable } from '../storage/tables';
 
 import { readCalendarFacts, type CalendarFacts } from './calendarFacts';
@@ -203,17 +199,17 @@ function previews(context: IExecuteFunctions, mode: Remember): boolean {
 /** The calendar's month rows in the positions table, one per month of the window. */
 class CalendarMemory {
 	private constructor(
+		private readonly store: Store,
 		private readonly rows: MonthRows,
 		private readonly keys: Map<string, string>,
 		private readonly calendar: CalendarSettings,
 	) {}
 
-	static async open(context: IExecuteFunctions, calendar: CalendarSettings): Promise<CalendarMemory> {
-		const api = new DataTables(context, new RequestLimiter(4));
-		const table = await api.ensureTable(positionsTable(calendar.positionsTable));
+	static async open(store: Store, calendar: CalendarSettings): Promise<CalendarMemory> {
+		const rows = await store.monthRows(positionsTable(calendar.positionsTable));
 		const { myHotelCode, website, compSet, los, guests, dates } = calendar.source;
 		const keys = new Map(dates.map((date) => date.slice(0, 7)).map((month) => [month, calendarMonthKey({ name: calendar.name, myHotelCode, website, compSet, los, guests, month })]));
-		return new CalendarMemory(new MonthRows(api, table), keys, calendar);
+		return new CalendarMemory(store, rows, keys, calendar);
 	}
 
 	async read(): Promise<Map<string, StoredRow>> {
@@ -239,33 +235,29 @@ class CalendarMemory {
 	}
 
 	/**
-	 * Writes what this calendar sent over each month row, with a compare-and-set on the row as read
-	 * (monthRows.ts): a row another calendar wrote meanwhile is read again and written over anew.
+	 * Writes what this calendar sent over each month row, in rounds as every operation writes its
+	 * month rows (storage/store.ts), without alerts: a row another calendar wrote meanwhile is read
+	 * again and written over anew.
 	 */
-	async remember(context: IExecuteFunctions, days: readonly CalendarDay[], stored: ReadonlyMap<string, StoredRow>, tag: string, retry: boolean): Promise<void> {
+	async remember(days: readonly CalendarDay[], stored: ReadonlyMap<string, StoredRow>, tag: string, retry: boolean): Promise<void> {
 		const sentAt = new Date().toISOString();
 		const byMonth = new Map<string, CalendarDay[]>();
 		for (const day of days) byMonth.set(day.date.slice(0, 7), [...(byMonth.get(day.date.slice(0, 7)) ?? []), day]);
-		let current = new Map([...this.keys].flatMap(([, key]) => (stored.has(key) ? [[key, stored.get(key) as StoredRow] as const] : [])));
-		let pending = [...byMonth.keys()];
-		for (let round = 1; pending.length > 0 && round <= MAX_ROUNDS; round++) {
-			const writes = pending.map((month) => {
-				const key = this.keys.get(month) as string;
-				const row = current.get(key);
-				const before = this.monthOf(month, row);
-				const cells = new Map(before.days);
-				for (const day of calendarFigures(byMonth.get(month) as CalendarDay[])) {
-					cells.set(dayOf(day.date), sentCell(before.days.get(dayOf(day.date)), tag, retry, day, sentAt));
-				}
-				return { key, stored: row, data: positionMonthRow({ ...before, days: cells }) };
-			});
-			const { lost } = await this.rows.write(newToken(context), writes);
-			const lostKeys = new Set(lost.keys());
-			pending = pending.filter((month) => lostKeys.has(this.keys.get(month) as string));
-			current = new Map([...lost].flatMap(([key, row]) => (row ? [[key, row] as const] : [])));
-		}
-		if (pending.length > 0) {
-			throw new NodeOperationError(context.getNode(), `Other executions kept writing this calendar's memory while this one tried to (${pending.join(', ')})`, {
+		const monthOfKey = new Map([...this.keys].map(([month, key]) => [key, month]));
+		const plan = (key: string, row: StoredRow | undefined): MonthPlan => {
+			const month = monthOfKey.get(key) as string;
+			const before = this.monthOf(month, row);
+			const cells = new Map(before.days);
+			for (const day of calendarFigures(byMonth.get(month) as CalendarDay[])) {
+				cells.set(dayOf(day.date), sentCell(before.days.get(dayOf(day.date)), tag, retry, day, sentAt));
+			}
+			return { key, data: positionMonthRow({ ...before, days: cells }), alerts: [] };
+		};
+		const keys = [...byMonth.keys()].map((month) => this.keys.get(month) as string);
+		const { contested } = await this.store.writeInRounds({ rows: this.rows, keys, stored, plan });
+		if (contested.length > 0) {
+			const { context } = this.store;
+			throw new NodeOperationError(context.getNode(), `Other executions kept writing this calendar's memory while this one tried to (${contested.map((key) => monthOfKey.get(key)).join(', ')})`, {
 				description: `Two runs of the same calendar (${this.calendar.name || 'unnamed'}) went at once. Nothing of those months was remembered: run it again, or give the calendars different Calendar Names.`,
 			});
 		}
@@ -300,10 +292,10 @@ function summaryItem(calendar: CalendarSettings, facts: CalendarFacts, days: rea
 	};
 }
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, store: Store): Promise<INodeExecutionData[]> {
 	const calendar = readSettings(this, () => settings(this));
-	const facts = await readCalendarFacts(this, calendar.source);
-	const memory = await CalendarMemory.open(this, calendar);
+	const facts = await readCalendarFacts(store, calendar.source);
+	const memory = await CalendarMemory.open(store, calendar);
 	const stored = await memory.read();
 	const tag = runTag(this.getWorkflow().id ?? '', this.getNode().name, this.getInputData().map((item) => item.json));
 	const retry = this.getMode() === 'retry';
@@ -317,7 +309,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	});
 	const remembered = !previews(this, calendar.remember);
 	if (remembered) {
-		await memory.remember(this, days, stored, tag, retry);
+		await memory.remember(days, stored, tag, retry);
 		await memory.tidy(facts.rates);
 	}
 	const output = calendar.source.output;

@@ -1,14 +1,12 @@
 import { sleep, type IExecuteFunctions, type INodeExecutionData, type NodeApiError } from 'n8n-workflow';
 
-import { requestLimiter, type Settled } from '../../shared/concurrency';
+import type { Settled } from '../../shared/concurrency';
 import { checkItems, failedItem } from '../../shared/itemOutcomes';
 import { keepTidy, noteCleanupFailure, tidyOrNote } from '../storage/housekeeping';
-import { newToken, type JournalAlert } from '../storage/journal';
-import { confirmOrphans, findOrphans } from '../storage/orphans';
-import type { MonthRows } from '../storage/monthRows';
 import { PassQueue, type Staged } from '../storage/queue';
 import type { TableSpec } from '../storage/dataTables';
-import { openJournal, queueTable, type Store } from '../storage/tables';
+import type { Journal, JournalAlert, MonthRows, Store } from '../storage/store';
+import { queueTable } from '../storage/tables';
 import { newestPerStay, readObservation, type Observation, type RateField } from '../rules/observation';
 
 import type { RecordSettings } from './fields';
@@ -76,6 +74,18 @@ export interface RecordRun {
 	output: (owned: readonly JournalAlert[]) => Array<{ at: number; item: INodeExecutionData }>;
 }
 
+/**
+ * One batch of records as the operation writes it: the changes table its alerts go to, the tokens
+ * of the entries tentative when the batch began (its month rows keep them among their writers,
+ * storage/store.ts), and the day's clean-up of the tables it writes.
+ */
+export interface Batch {
+	records: Records;
+	journal: Journal;
+	pinned: ReadonlySet<string>;
+	tidy: (tables: readonly MonthRows[]) => Promise<void>;
+}
+
 /** An operation that reads rate records: how its alerts are told apart, and its writes for one batch of records. */
 export interface RecordOperation {
 	name: string;
@@ -87,7 +97,7 @@ export interface RecordOperation {
 	/** The tables its writes go to: opened (and checked) before anything is staged or written. */
 	tables: TableSpec[];
 	/** The operation's writes for one batch of records (the execution's own, or staged ones). */
-	run: (store: Store, records: Records, tidy: (tables: readonly MonthRows[]) => Promise<void>) => Promise<RecordRun>;
+	run: (batch: Batch) => Promise<RecordRun>;
 }
 
 /** An alert's identity among an execution's records: the stay and the collection time of its record. */
@@ -116,16 +126,17 @@ const CONTESTED_PAUSE_MS = 250;
  * alerts of all of them; one that finds the lease held stages its records and puts out nothing of
  * its own (its records' alerts come out of the pass), never an error for another's writes.
  */
-export async function withRecordStore(context: IExecuteFunctions, settings: RecordSettings, records: Records, operation: RecordOperation): Promise<INodeExecutionData[]> {
+export async function withRecordStore(store: Store, settings: RecordSettings, records: Records, operation: RecordOperation): Promise<INodeExecutionData[]> {
+	const { context } = store;
 	// Without a pass of its own, an execution's items are its records' errors (with "Continue"), in item order.
 	const errorsOnly = () => inItemOrder(context, records, new Map());
 	if (records.observed.length === 0) return errorsOnly();
-	const limiter = requestLimiter(context.getNode(), [settings]);
-	const store = await openJournal(context, limiter, settings.changesTable);
+	const journal = await store.journal(settings.changesTable);
 	const retry = context.getMode() === 'retry';
 	// A table without the node's columns stops the execution here, before anything is written.
 	for (const table of operation.tables) await store.api.ensureTable(table);
-	const queue = await openQueue(context, store, settings.changesTable, operation.name);
+	const pass: Pass = { store, journal, settings, operation, queue: await openQueue(store, settings.changesTable, operation.name) };
+	const { queue } = pass;
 	const jsonOf = (batch: Records, observed: readonly ObservedItem[]) => observed.map(({ itemIndex }) => batch.items[itemIndex].json);
 	// A delivery of a few records (the service posts one a POST) is staged before the lease is looked
 	// at: while a shop arrives the lease is held, and staging then costs two requests in all. A batch
@@ -136,13 +147,13 @@ export async function withRecordStore(context: IExecuteFunctions, settings: Reco
 		// look still finds these records when it looks for staged ones once more.
 		const mine: Mine = { writer: await queue.stage(jsonOf(records, records.observed), retry), staged: records.observed, items: new Map() };
 		if (!(await queue.take(retry))) return errorsOnly();
-		const others = await holding(queue, async () => await drain(context, store, settings, queue, operation, mine));
+		const others = await holding(queue, async () => await drain(pass, mine));
 		return [...inItemOrder(context, records, mine.items), ...others];
 	}
 	return await holding(queue, async () => {
-		const own = await compare(context, store, settings, queue, records, operation, retry);
+		const own = await compare(pass, records, retry);
 		const mine: Mine = { writer: await queue.stage(jsonOf(records, own.contested), retry), staged: own.contested, items: itemsByInput(own.run.output(own.owned)) };
-		const others = await drain(context, store, settings, queue, operation, mine, true);
+		const others = await drain(pass, mine, true);
 		return [...inItemOrder(context, records, mine.items), ...others];
 	});
 }
@@ -157,11 +168,21 @@ async function holding(queue: PassQueue, pass: () => Promise<INodeExecutionData[
 	}
 }
 
-async function openQueue(context: IExecuteFunctions, store: Store, changesTableName: string, operationName: string): Promise<PassQueue> {
+/** What a pass works with: the execution's store, its changes table, the node's queue, the operation and its settings. */
+interface Pass {
+	store: Store;
+	journal: Journal;
+	settings: RecordSettings;
+	queue: PassQueue;
+	operation: RecordOperation;
+}
+
+async function openQueue(store: Store, changesTableName: string, operationName: string): Promise<PassQueue> {
+	const { context } = store;
 	const table = await store.api.ensureTable(queueTable(changesTableName));
 	// One lease per node of a workflow: its records are compared with its own settings, whoever holds it.
 	const key = [operationName, context.getWorkflow().id ?? '', context.getNode().id ?? context.getNode().name].join('|');
-	return new PassQueue(store.api, table, key, newToken(context));
+	return new PassQueue(store.api, table, key, store.newToken());
 }
 
 interface Compared {
@@ -171,20 +192,20 @@ interface Compared {
 }
 
 /** One batch of records through the operation, with the alerts of executions that died with the same records resolved. */
-async function compare(context: IExecuteFunctions, store: Store, settings: RecordSettings, queue: PassQueue, records: Records, operation: RecordOperation, retry: boolean): Promise<Compared> {
+async function compare({ store, journal, settings, queue, operation }: Pass, records: Records, retry: boolean): Promise<Compared> {
 	const mine = operation.recordKeys(records);
-	const orphans = await findOrphans(store, {
+	const { orphans, pinned } = await store.findOrphans(journal, {
 		operation: operation.name,
 		sameRecords: (alert) => mine.has(operation.alertKey(alert)),
 		retry,
 		ended: (entry) => queue.ended(entry.token),
-		token: newToken(context),
 	});
 	const newestCollected = records.observed.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
 	// The day's clean-up comes before the operation's writes, and the orphans found are confirmed
 	// after them: once alerts are confirmed, nothing but handing out the items is left to the execution.
-	const run = await operation.run(store, records, async (tables) => await tidyOrNote(store, async () => await keepTidy(store, tables, newestCollected, settings.keepChangesDays)));
-	const resolved = await confirmOrphans(store, orphans, newToken(context));
+	const tidy = async (tables: readonly MonthRows[]) => await tidyOrNote(journal, async () => await keepTidy(journal, tables, newestCollected, settings.keepChangesDays));
+	const run = await operation.run({ records, journal, pinned, tidy });
+	const resolved = await store.confirmOrphans(journal, orphans);
 	return { run, owned: [...run.alerts, ...resolved], contested: run.contested };
 }
 
@@ -195,11 +216,12 @@ async function compare(context: IExecuteFunctions, store: Store, settings: Recor
  * one): a later failure ends the pass with what it put out, and leaves the records it had not
  * compared staged for the next pass. `compared`: this execution already confirmed alerts of its own.
  */
-async function drain(context: IExecuteFunctions, store: Store, settings: RecordSettings, queue: PassQueue, operation: RecordOperation, mine: Mine, compared = false): Promise<INodeExecutionData[]> {
+async function drain(pass: Pass, mine: Mine, compared = false): Promise<INodeExecutionData[]> {
+	const { queue } = pass;
 	const output: INodeExecutionData[] = [];
 	let batches = compared ? 1 : 0;
 	try {
-		await drainBatches(context, store, settings, queue, operation, { mine, output }, () => batches++);
+		await drainBatches(pass, { mine, output }, () => batches++);
 	} catch (error) {
 		if (batches === 0) throw error as NodeApiError;
 	}
@@ -207,15 +229,8 @@ async function drain(context: IExecuteFunctions, store: Store, settings: RecordS
 	return output;
 }
 
-async function drainBatches(
-	context: IExecuteFunctions,
-	store: Store,
-	settings: RecordSettings,
-	queue: PassQueue,
-	operation: RecordOperation,
-	{ mine, output }: { mine: Mine; output: INodeExecutionData[] },
-	done: () => number,
-): Promise<void> {
+async function drainBatches(pass: Pass, { mine, output }: { mine: Mine; output: INodeExecutionData[] }, done: () => number): Promise<void> {
+	const { journal, queue, operation } = pass;
 	// Whether other executions staged records for this pass: deliveries are arriving at once.
 	let arriving = false;
 	for (let batch = 0; ; batch++) {
@@ -234,7 +249,7 @@ async function drainBatches(
 		}
 		arriving = staged.length > 1 || batch > 0;
 		const records = stagedRecords(staged, operation.rateField);
-		const compared = await compare(context, store, settings, queue, records, operation, staged.some(({ retry }) => retry));
+		const compared = await compare(pass, records, staged.some(({ retry }) => retry));
 		// Records another node kept writing go back to the queue before their rows are removed: staged twice for a moment, never lost.
 		await queue.stage(compared.contested.map(({ itemIndex }) => records.items[itemIndex].json), false);
 		done();
@@ -251,7 +266,7 @@ async function drainBatches(
 		}
 		// Staged rows left behind are compared again by a later pass, which finds them stored: no alert
 		// twice. Not removing them is housekeeping that could not run, said in the next digest.
-		await queue.remove(staged).catch(async (error: unknown) => await noteCleanupFailure(store, error));
+		await queue.remove(staged).catch(async (error: unknown) => await noteCleanupFailure(journal, error));
 		if (!(await queue.renew().catch(() => false))) return;
 		if (contested.size > 0) await sleep(CONTESTED_PAUSE_MS);
 	}

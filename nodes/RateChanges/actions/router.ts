@@ -1,5 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { requestLimiter, RequestLimiter } from '../../shared/concurrency';
+import { concurrencyFrom } from '../../shared/options';
+import { Store } from '../storage/store';
+
 import * as calendarFields from './calendarFields';
 import * as checkParity from './checkParity.operation';
 import * as compareWithMyHotel from './compareWithMyHotel.operation';
@@ -7,7 +11,7 @@ import * as detectChanges from './detectChanges.operation';
 import * as digest from './digest.operation';
 import * as rateCalendar from './rateCalendar.operation';
 import * as suggestRates from './suggestRates.operation';
-import { changesTableField, rateFieldField, ratesTableField, recordOptionsField } from './fields';
+import { changesTableField, optionsOf, rateChangesConcurrencyOption, rateFieldField, ratesTableField, readSettings, recordOptionsField, RECORD_OPERATIONS } from './fields';
 
 /**
  * Rate Changes' operations: one file each, holding its option in the Operation field, its fields and
@@ -50,8 +54,19 @@ export const properties: INodeProperties[] = [
 	recordOptionsField,
 ];
 
+/**
+ * The requests to n8n one execution has in flight: the record operations' Concurrency option (they
+ * take deliveries many at once); Digest, Rate Calendar and Suggest Rates read a few tables once a
+ * run, 4 at a time.
+ */
+const ONCE_A_RUN_CONCURRENCY = 4;
+
 export async function route(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const chosen = context.getNodeParameter('operation', 0) as Operation;
 	const operation = operations.find(({ option }) => option.value === chosen)!;
-	return [await operation.execute.call(context)];
+	const limiter = RECORD_OPERATIONS.includes(chosen)
+		? requestLimiter(context.getNode(), [readSettings(context, () => concurrencyFrom(optionsOf(context), rateChangesConcurrencyOption))])
+		: new RequestLimiter(ONCE_A_RUN_CONCURRENCY);
+	// Opened once, before any request: the operation opens its tables through it (storage/store.ts).
+	return [await operation.execute.call(context, Store.open(context, limiter))];
 }

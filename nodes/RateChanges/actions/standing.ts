@@ -1,18 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { ReportedChange } from '../rules/alert';
 import { latestByStay, type Observation, type RateField } from '../rules/observation';
 import type { RowFilter } from '../storage/dataTables';
-import type { JournalAlert } from '../storage/journal';
 import type { DayCell } from '../storage/monthCells';
-import type { MonthRows, StoredRow } from '../storage/monthRows';
 import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind, type PositionMonth } from '../storage/positionMonths';
-import { writeInRounds, type MonthPlan } from '../storage/rounds';
 import { dayOf, readStayMonth, storedStays } from '../storage/stayMonths';
-import { openMonthRows, positionsTable, ratesTable, type Store } from '../storage/tables';
+import type { JournalAlert, MonthPlan, MonthRows, Store, StoredRow } from '../storage/store';
+import { positionsTable, ratesTable } from '../storage/tables';
 
 import type { RecordSettings } from './fields';
-import { withRecordStore, type ObservedItem, type RecordOperation, type RecordRun, type Records } from './records';
+import { withRecordStore, type Batch, type ObservedItem, type RecordOperation, type RecordRun, type Records } from './records';
 
 /**
  * What Compare With My Hotel and Check Parity share: each works out, for every stay-night (or
@@ -194,7 +192,7 @@ function standingItems(groups: readonly Group[], verdicts: ReadonlyMap<string, V
 }
 
 export async function runStanding<TStanding>(
-	context: IExecuteFunctions,
+	store: Store,
 	settings: StandingSettings,
 	records: Records,
 	rateField: RateField,
@@ -206,23 +204,16 @@ export async function runStanding<TStanding>(
 		tables: [ratesTable(settings.ratesTable), positionsTable(settings.positionsTable)],
 		alertKey,
 		recordKeys: (batch) => new Set(groupsOf(kind, batch).map(groupAlertKey)),
-		run: async (store, batch, tidy) => await standOnce(context, settings, kind, store, groupsOf(kind, batch), tidy),
+		run: async (batch) => await standOnce(store, settings, kind, batch, groupsOf(kind, batch.records)),
 	};
-	return await withRecordStore(context, settings, records, operation);
+	return await withRecordStore(store, settings, records, operation);
 }
 
 /** One batch of records: the stay-nights they touch worked out, claimed and remembered. */
-async function standOnce<TStanding>(
-	context: IExecuteFunctions,
-	settings: StandingSettings,
-	kind: StandingKind<TStanding>,
-	store: Store,
-	groups: readonly Group[],
-	tidy: (tables: readonly MonthRows[]) => Promise<void>,
-): Promise<RecordRun> {
-	const rates = await openMonthRows(store, ratesTable(settings.ratesTable));
-	const positions = await openMonthRows(store, positionsTable(settings.positionsTable));
-	await tidy([positions]);
+async function standOnce<TStanding>(store: Store, settings: StandingSettings, kind: StandingKind<TStanding>, batch: Batch, groups: readonly Group[]): Promise<RecordRun> {
+	const rates = await store.monthRows(ratesTable(settings.ratesTable));
+	const positions = await store.monthRows(positionsTable(settings.positionsTable));
+	await batch.tidy([positions]);
 	const stays = await readStays(rates, groups);
 	const worked = new Map(
 		groups.map((group) => {
@@ -240,7 +231,8 @@ async function standOnce<TStanding>(
 		return planMonth(kind, month, monthGroups, worked, verdicts);
 	};
 	const stored = await positions.read([...byMonth.keys()]);
-	const result = await writeInRounds(context, store, positions, kind.operation, stored, [...byMonth.keys()], plan);
+	const alerting = { journal: batch.journal, operation: kind.operation, pinned: batch.pinned };
+	const result = await store.writeInRounds({ rows: positions, keys: [...byMonth.keys()], stored, plan, alerting });
 	const contested = new Set(result.contested);
 	return {
 		alerts: result.alerts,

@@ -6,6 +6,7 @@ import { numberOption } from '../../shared/options';
 import { buildCalendar } from '../rules/calendar';
 import { DEFAULT_MAX_CHANGE_PERCENT, DEFAULT_MIN_COMPETITORS, suggestRates, type Anchor, type RoundingMode, type Suggestion, type SuggestionRules, type UpliftBand } from '../rules/suggestion';
 import { DEFAULT_MAX_LISTED, suggestionSummary } from '../rules/suggestionView';
+import type { Store } from '../storage/store';
 
 import { readCalendarFacts, type CalendarFacts } from './calendarFacts';
 import { calendarSource, currencyOption, dateOrderOption, rateFieldOption, type CalendarSource } from './calendarFields';
@@ -256,9 +257,9 @@ function summaryItem(suggest: SuggestSettings, facts: CalendarFacts, suggestions
 	};
 }
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, store: Store): Promise<INodeExecutionData[]> {
 	const suggest = readSettings(this, () => settings(this));
-	const facts = await readCalendarFacts(this, suggest.source);
+	const facts = await readCalendarFacts(store, suggest.source);
 	const { myHotelCode, compSet, website, dates, currency } = suggest.source;
 	const days = buildCalendar({
 		rates: facts.rates,

@@ -4,7 +4,6 @@ import { allOf, eq, DataTablesFullError, type DataTables, type RowCondition, typ
 import { estimateBytes } from './fullness';
 import { entryOf, type Journal } from './journal';
 import type { MonthRows } from './monthRows';
-import type { Store } from './tables';
 
 /**
  * What keeps Rate Changes' tables from growing with time: once a day, each table the node writes
@@ -44,14 +43,14 @@ async function removePastMonths(api: DataTables, table: TableHandle, today: stri
 }
 
 /** The day's clean-up of the changes table and of the month tables an execution writes, each table claimed on its own. */
-export async function keepTidy(store: Store, tables: readonly MonthRows[], newestCollected: string, keepChangesDays: number): Promise<void> {
+export async function keepTidy(journal: Journal, tables: readonly MonthRows[], newestCollected: string, keepChangesDays: number): Promise<void> {
 	const today = newestCollected.slice(0, 10);
-	const { api, journal } = store;
+	const { api } = journal;
 	const claimed = (await Promise.all([journal.table, ...tables.map((rows) => rows.table)].map(async (table) => ((await claimDay(journal, table, today)) ? [table] : [])))).flat();
 	if (claimed.length === 0) return;
 	const cutoff = `${dayBefore(today, keepChangesDays)}T00:00:00.000Z`;
 	await Promise.all(claimed.map(async (table) => (table.id === journal.table.id ? await journal.forgetBefore(cutoff) : await removePastMonths(api, table, today))));
-	await writeEstimate(store, claimed);
+	await writeEstimate(journal, claimed);
 }
 
 /**
@@ -73,12 +72,12 @@ export async function tidyCalendarTable(rows: MonthRows, newestCollected: string
  * Where n8n's API gives no table sizes (2.8), the size of each table just cleaned estimated from its
  * rows, kept on the changes table's claim row for Digest to report.
  */
-async function writeEstimate(store: Store, tables: readonly TableHandle[]): Promise<void> {
-	const listed = await store.api.listTables();
+async function writeEstimate(journal: Journal, tables: readonly TableHandle[]): Promise<void> {
+	const listed = await journal.api.listTables();
 	if (listed.every((table) => typeof table.sizeBytes === 'number')) return;
-	const sizes = Object.fromEntries(await Promise.all(tables.map(async (table) => [table.id, estimateBytes(await store.api.readRows(table, allOf()))] as const)));
+	const sizes = Object.fromEntries(await Promise.all(tables.map(async (table) => [table.id, estimateBytes(await journal.api.readRows(table, allOf()))] as const)));
 	try {
-		await writeHousekeeping(store, (kept) => ({ ...kept, sizes: { ...kept.sizes, ...sizes } }));
+		await writeHousekeeping(journal, (kept) => ({ ...kept, sizes: { ...kept.sizes, ...sizes } }));
 	} catch (error) {
 		if (!(error instanceof DataTablesFullError)) throw error as NodeApiError;
 	}
@@ -94,14 +93,14 @@ export interface Housekeeping {
 	cleanupFailed?: string;
 }
 
-export async function readHousekeeping(api: DataTables, journal: Journal): Promise<Housekeeping> {
-	const [row] = await api.readRows(journal.table, allOf(eq('entry', META_ENTRY)));
+export async function readHousekeeping(journal: Journal): Promise<Housekeeping> {
+	const [row] = await journal.api.readRows(journal.table, allOf(eq('entry', META_ENTRY)));
 	return typeof row?.alerts === 'string' ? (JSON.parse(row.alerts) as Housekeeping) : {};
 }
 
-async function writeHousekeeping(store: Store, change: (kept: Housekeeping) => Housekeeping): Promise<void> {
-	const kept = await readHousekeeping(store.api, store.journal);
-	await store.api.updateRows(store.journal.table, allOf(eq('entry', META_ENTRY)), { alerts: JSON.stringify(change(kept)) });
+async function writeHousekeeping(journal: Journal, change: (kept: Housekeeping) => Housekeeping): Promise<void> {
+	const kept = await readHousekeeping(journal);
+	await journal.api.updateRows(journal.table, allOf(eq('entry', META_ENTRY)), { alerts: JSON.stringify(change(kept)) });
 }
 
 /**
@@ -109,22 +108,22 @@ async function writeHousekeeping(store: Store, change: (kept: Housekeeping) => H
  * n8n's 5xx past the retries, a lost answer, the size limit) costs no alert and fails nothing. Why
  * it could not run is kept for the next digest to say, once (where n8n lets it be written).
  */
-export async function tidyOrNote(store: Store, tidy: () => Promise<void>): Promise<void> {
+export async function tidyOrNote(journal: Journal, tidy: () => Promise<void>): Promise<void> {
 	try {
 		await tidy();
 	} catch (error) {
-		await noteCleanupFailure(store, error);
+		await noteCleanupFailure(journal, error);
 	}
 }
 
-export async function noteCleanupFailure(store: Store, error: unknown): Promise<void> {
+export async function noteCleanupFailure(journal: Journal, error: unknown): Promise<void> {
 	const reason = error instanceof Error ? error.message : String(error);
-	await writeHousekeeping(store, (kept) => ({ ...kept, cleanupFailed: reason })).catch(() => undefined);
+	await writeHousekeeping(journal, (kept) => ({ ...kept, cleanupFailed: reason })).catch(() => undefined);
 }
 
 /** Forgets the failure a digest has reported. */
-export async function clearCleanupFailure(store: Store): Promise<void> {
-	await writeHousekeeping(store, (kept) => ({ sizes: kept.sizes })).catch(() => undefined);
+export async function clearCleanupFailure(journal: Journal): Promise<void> {
+	await writeHousekeeping(journal, (kept) => ({ sizes: kept.sizes })).catch(() => undefined);
 }
 
 /** Whether this execution is the first to clean `table` up as of `today`. */

@@ -28,6 +28,13 @@ import { stayMonthKey } from './stayMonths';
  * in a digest's row a few dozen (docs/nodes/rate-changes-reference.md, "Size").
  */
 
+/**
+ * What a row of the changes table is: an entry whose alerts are being written (`tentative`), an
+ * entry whose alerts came out (`confirmed`), a digest's row (`reported`), or a row of the daily
+ * clean-up (`meta`, housekeeping.ts), which reuses the table's columns: `entry` `housekeeping` (or
+ * `housekeeping|<table id>` for a month table's), `collectedTo` the day last cleaned, `alerts` what
+ * Digest reports of the clean-ups.
+ */
 export type EntryState = 'tentative' | 'confirmed' | 'reported' | 'meta';
 
 /** An alert and the month row it belongs to (the row whose write made it). */
@@ -108,13 +115,8 @@ export class Journal {
 
 	/** Entries still tentative: those of executions running now, and orphans. */
 	async tentative(): Promise<Entry[]> {
-		const entries = (await this.api.readRows(this.table, allOf(eq('state', 'tentative')))).map(entryOf);
-		for (const entry of entries) this.unconfirmed.add(entry.token);
-		return entries;
+		return (await this.api.readRows(this.table, allOf(eq('state', 'tentative')))).map(entryOf);
 	}
-
-	/** The tokens of entries this execution has seen tentative: month rows keep them among their writers (monthRows.ts). */
-	readonly unconfirmed = new Set<string>();
 
 	/**
 	 * Claims every confirmed entry no digest has reported: n8n runs the filter and the change as

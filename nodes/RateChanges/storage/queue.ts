@@ -57,7 +57,7 @@ export class PassQueue {
 	private held?: StoredRow;
 	/**
 	 * Executions whose pass of this node was over when this one took the lease (they gave it back,
-	 * or it ran out): their entries left tentative are resolved at once (storage/orphans.ts).
+	 * or it ran out): their entries left tentative are resolved at once (storage/store.ts).
 	 */
 	private readonly endedPasses = new Set<string>();
 	private stagings = 0;

@@ -1,16 +1,19 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import type { RequestLimiter } from '../../shared/concurrency';
-
-import { DataTables, type ColumnSpec, type TableSpec } from './dataTables';
-import { Journal } from './journal';
-import { MonthRows } from './monthRows';
+import type { ColumnSpec, TableSpec } from './dataTables';
 
 /**
  * The four tables Rate Changes keeps in n8n's Data Tables, column by column
  * (docs/nodes/rate-changes-reference.md shows them to users; a CI check holds the two together).
  * Times are ISO 8601 text, not date columns: text compares exactly as it was written on every
  * database n8n runs on, and a compare-and-set filters on it.
+ *
+ * The rates, positions and queue tables hold month rows (monthRows.ts), keyed and written alike:
+ * - `block`: the row's key, what every read and write finds it by: a stay month
+ *   (`<hotel>|<website>|YYYY-MM|<nights>|<guests>|<room type>`, stayMonths.ts), a positions month
+ *   (`rank|…`, `parity|…`, `calendar|…`, positionMonths.ts) or a queue row (`lease|…`, `records|…`,
+ *   queue.ts). One row counts per key: the one with the lowest id.
+ * - `writers`: the tokens of the row's last writes, newest first, and of earlier ones whose alerts
+ *   are not confirmed yet; each write is a compare-and-set on it (monthRows.ts).
+ * - `collected` (rates and positions): the collection times the row's packed days refer to (monthCells.ts).
  */
 
 export const RATES_TABLE_DEFAULT = 'travel_pricing_rates';
@@ -85,19 +88,4 @@ export function queueTable(changesTableName: string): TableSpec {
 
 export function positionsTable(name: string): TableSpec {
 	return { field: 'Positions Table', name, columns: POSITIONS_COLUMNS };
-}
-
-/** What an operation reads and writes, opened once per execution. */
-export interface Store {
-	api: DataTables;
-	journal: Journal;
-}
-
-export async function openJournal(context: IExecuteFunctions, limiter: RequestLimiter, changesTableName: string): Promise<Store> {
-	const api = new DataTables(context, limiter);
-	return { api, journal: new Journal(api, await api.ensureTable(changesTable(changesTableName))) };
-}
-
-export async function openMonthRows(store: Store, spec: TableSpec): Promise<MonthRows> {
-	return new MonthRows(store.api, await store.api.ensureTable(spec));
 }
