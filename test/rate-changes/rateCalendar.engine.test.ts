@@ -1,8 +1,8 @@
 import type { IDataObject, INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 
 import { credentialsFor, loadPackage, useSandbox } from '../harness';
-
 import { DETECT, runRateChanges, shopOf, staysOf, useStandIn, type RateChangesRun, type StaySpec } from '../harness/standIn';
+import { startStubService } from '../harness/stubService';
 
 /**
  * Rate Calendar in n8n's engine against the stand-in for n8n's Data Tables API and the service
@@ -335,6 +335,24 @@ describe('events near my hotel and my demand, from the service', () => {
 		expect(asked() - before).toBe(1);
 		expect(unnamed.items[0].json).toMatchObject({ website: 102, websiteName: '' });
 		expect(String(unnamed.items[0].json.text).split('\n')[0]).toContain(': website 102, 1 night');
+	});
+
+	it('goes out naming the website by its code when Hotel Info refuses the credential: a name is for the reader only', async () => {
+		const onHilton = staysOf([CAPE_TOWN_HOTEL, B, C, D], [102], DECEMBER[0], 3);
+		expect((await runRateChanges(api, DETECT, shopOf(onHilton, '2026-12-01T06:00:00Z', (stay) => USUAL[stay.hotelCode] ?? 100))).error).toBeUndefined();
+		const refusing = await startStubService(401, { message: 'Unauthorized' });
+		try {
+			const credentials = { travelPricingApi: { baseUrl: refusing.baseUrl, accessToken: 'expired-token' }, travelPricingN8nApi: { baseUrl: api.baseUrl, apiKey: api.apiKey } };
+			const result = await runRateChanges(api, { ...EVENTS_CALENDAR, toDate: DECEMBER[2], website: 'one', websiteCode: '102' }, [{}], { credentials } as RateChangesRun);
+			expect(result.error).toBeUndefined();
+			expect(refusing.paths).toEqual(['/hotelinfo']);
+			expect(result.items[0].json).toMatchObject({ website: 102, websiteName: '' });
+			expect(figures(datesOf(result.items[0].json)).map((day) => day.myRate)).toEqual([100, 100, 100]);
+			expect(String(result.items[0].json.text).split('\n')[0]).toContain(': website 102, 1 night');
+			expect(JSON.stringify(result.items)).not.toContain('expired-token');
+		} finally {
+			await refusing.close();
+		}
 	});
 
 	it('refuses events without a Travel Pricing API credential, before reading anything', async () => {
