@@ -6,6 +6,8 @@ import { MonthRows, WRITERS_KEPT, writersAfter, wroteBy } from '../../../nodes/R
 import { MAX_ROUNDS, Store, type Alerting, type MonthPlan } from '../../../nodes/RateChanges/storage/store';
 import { changesTable, ratesTable } from '../../../nodes/RateChanges/storage/tables';
 
+import { journalAlert } from './journalAlert';
+
 /**
  * The month-row protocol behind the store's door, against tables kept in memory: the writers'
  * rules, every path of a round (nothing to write, a new row, a stored row, a row another execution
@@ -88,30 +90,7 @@ const RATES: TableHandle = { id: 'rates', spec: ratesTable('rates') };
 const CHANGES: TableHandle = { id: 'changes', spec: changesTable('changes') };
 
 function alertOf(block: string, day = 7): JournalAlert {
-	return {
-		block,
-		shopId: 7,
-		hotelCode: 100001,
-		hotelName: 'Harbour View Hotel',
-		websiteCode: 2,
-		websiteName: 'Booking.com',
-		checkIn: `2027-02-${String(day).padStart(2, '0')}`,
-		los: 1,
-		guests: 2,
-		roomType: 'Double',
-		currency: 'EUR',
-		rateField: 'onsiteRate',
-		changeType: 'down',
-		previousRate: 133,
-		rate: 120,
-		change: -13,
-		changePercent: -9.77,
-		previousCollected: '2027-01-31T06:00:00.000Z',
-		comparedWith: '',
-		comparedRate: null,
-		severity: '',
-		dtCollected: '2027-02-01T06:00:00.000Z',
-	};
+	return journalAlert({ block, checkIn: `2027-02-${String(day).padStart(2, '0')}` });
 }
 
 let tables: MemoryTables;
