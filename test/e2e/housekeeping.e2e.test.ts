@@ -1,4 +1,3 @@
-import { startInbox, type Inbox } from '../../platform/inbox';
 import type { RunSummary } from '../../platform/sandbox';
 import { VERSIONS } from '../../platform/dataTables/versions';
 import type { ApiVersion } from '../../platform/dataTables';
@@ -12,11 +11,12 @@ import {
 	publicApiHasDataTables,
 	RATE_CHANGES_KEY_LABEL,
 	slackChannelOf,
-	startE2e,
 	type E2eEnvironment,
 } from '../../platform/n8n';
 import { describeVersions } from './describeVersions';
-import { changeIdentity, passesRule, repeated } from './rateChangeAlerts';
+import { RATE_ALERTS as EXAMPLE, RATE_DIGEST as DIGEST } from './exampleWorkflows';
+import { ALERT_SHOP, changeIdentity, deliverShop, passesRule, repeated } from './rateChangeAlerts';
+import { useE2eWithInbox } from './useE2e';
 
 /**
  * Housekeeping never costs an alert (issue 38), in a real n8n: the API key of Rate Changes loses
@@ -28,12 +28,7 @@ import { changeIdentity, passesRule, repeated } from './rateChangeAlerts';
  * Only where n8n checks a key's scopes (2.41; 2.8.4 gives every key all of them).
  */
 
-const EXAMPLE = { file: 'rate-change-alerts.json', id: 'exRateChanges001' };
-const DIGEST = { file: 'rate-change-digest.json', id: 'exRateDigest0001' };
-const SHOP_ID = 1;
-const RECORDS = 240;
-/** As the service delivers (spec, part 6), and as rateChanges.e2e.test.ts does. */
-const DELIVERY = { perDelivery: 1, concurrency: 20, timeoutSeconds: 60 };
+const { shopId: SHOP_ID, records: RECORDS } = ALERT_SHOP;
 const WITHOUT_DELETE = DATA_TABLE_SCOPES.filter((scope) => scope !== 'dataTableRow:delete');
 
 type Record_ = Record<string, unknown>;
@@ -44,37 +39,24 @@ describeVersions(
 	e2eVersions().filter((version) => publicApiHasDataTables(version) && checksKeyScopes(version)),
 	'Rate change alerts in n8n %s with a key that loses dataTableRow:delete',
 	(version) => {
-		let env: E2eEnvironment;
-		let inbox: Inbox;
+		const { env, inbox } = useE2eWithInbox((started) => ({
+			version,
+			workflows: [demoExample(EXAMPLE.file, started, EXAMPLE.id), digestExample(DIGEST.file, DIGEST.id, started)],
+			publish: [EXAMPLE.id],
+		}));
 		let firstRun: RunSummary;
 		let secondRun: RunSummary;
 
-		/** Runs a shop (or a repeat): the Detect changes output and the error of every execution it started. */
+		/** Runs a shop (or a repeat) one record a POST: the Detect changes output and the error of every execution it started. */
 		async function deliver(options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]) {
-			const before = new Set(await env.n8n.executionIds(EXAMPLE.id));
-			const run = await env.sandbox.runShop({ ...DELIVERY, ...options });
-			expect(run.byStatus).toEqual({ 200: run.deliveries });
-			const total = before.size + run.deliveries;
-			expect(await env.n8n.waitForExecutions(EXAMPLE.id, total)).toBe(total);
-			const alerts = (await env.n8n.executionOutputs(EXAMPLE.id, 'Detect changes', { except: before })).flat();
-			const ids = (await env.n8n.executionIds(EXAMPLE.id)).filter((id) => !before.has(id));
+			const { run, alerts, executionIds } = await deliverShop(env, EXAMPLE.id, options);
 			const errors: string[] = [];
-			for (const id of ids) {
+			for (const id of executionIds) {
 				const { error } = await env.n8n.execution(id);
 				if (error) errors.push(`${error.node}: ${error.message}`);
 			}
 			return { run, alerts, errors };
 		}
-
-		beforeAll(async () => {
-			inbox = await startInbox();
-			env = await startE2e({ version, workflows: [demoExample(EXAMPLE.file, inbox, EXAMPLE.id), digestExample(DIGEST.file, DIGEST.id, inbox)], publish: [EXAMPLE.id] });
-		}, 30 * 60_000);
-
-		afterAll(async () => {
-			await env?.close();
-			await inbox?.close();
-		});
 
 		test('a first shop with the whole key fills the rates table without an alert, and n8n stores that the key passed its check', async () => {
 			const { run, alerts, errors } = await deliver({ shopId: SHOP_ID, records: RECORDS });

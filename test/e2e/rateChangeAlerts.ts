@@ -1,4 +1,5 @@
-import type { ExpectedChange } from '../../platform/sandbox';
+import type { E2eEnvironment } from '../../platform/n8n';
+import type { ExpectedChange, RunSummary } from '../../platform/sandbox';
 
 /**
  * What Detect Changes must alert of the changes the sandbox made: the examples' rule (Rate
@@ -34,4 +35,37 @@ export function passesRule(change: ExpectedChange): boolean {
 /** Each entry of `list` that is there more than once. */
 export function repeated(list: readonly string[]): string[] {
 	return [...new Set(list.filter((entry, index) => list.indexOf(entry) !== index))];
+}
+
+/** The shop the rate change examples are fed in the e2e suites: 240 records of shop 1. */
+export const ALERT_SHOP = { shopId: 1, records: 240 };
+
+/**
+ * As the service delivers (spec, part 6): one record a POST, 20 in flight; a sender waits up to 60 s
+ * for n8n's answer, which comes once the execution exists (10 s, the sandbox's default, is short
+ * for n8n 2.41.1 on two busy cores: a delivery given up on four times is lost).
+ */
+export const ONE_RECORD_A_POST = { perDelivery: 1, concurrency: 20, timeoutSeconds: 60 };
+
+export interface DeliveredShop {
+	run: RunSummary;
+	/** What the workflow's Detect changes node put out, over every execution the shop started. */
+	alerts: Array<Record<string, unknown>>;
+	/** The executions the shop started. */
+	executionIds: string[];
+}
+
+/**
+ * Runs a shop (or a repeat of one) into a published workflow one record a POST, checks every
+ * delivery was taken, and waits for every execution it started.
+ */
+export async function deliverShop(env: E2eEnvironment, workflowId: string, options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]): Promise<DeliveredShop> {
+	const before = new Set(await env.n8n.executionIds(workflowId));
+	const run = await env.sandbox.runShop({ ...ONE_RECORD_A_POST, ...options });
+	expect(run.byStatus).toEqual({ 200: run.deliveries });
+	const total = before.size + run.deliveries;
+	expect(await env.n8n.waitForExecutions(workflowId, total)).toBe(total);
+	const alerts = (await env.n8n.executionOutputs(workflowId, 'Detect changes', { except: before })).flat();
+	const executionIds = (await env.n8n.executionIds(workflowId)).filter((id) => !before.has(id));
+	return { run, alerts, executionIds };
 }

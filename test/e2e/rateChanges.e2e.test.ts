@@ -14,7 +14,7 @@ import {
 import { describeVersions } from './describeVersions';
 import { RATE_ALERTS as EXAMPLE, RATE_DIGEST as DIGEST } from './exampleWorkflows';
 import { useE2eWithInbox } from './useE2e';
-import { changeIdentity, passesRule } from './rateChangeAlerts';
+import { ALERT_SHOP, changeIdentity, deliverShop, ONE_RECORD_A_POST, passesRule } from './rateChangeAlerts';
 
 /**
  * The "Rate change alerts" and "Rate change digest" examples in a real n8n against the sandbox:
@@ -25,14 +25,7 @@ import { changeIdentity, passesRule } from './rateChangeAlerts';
  * the same month rows are part of every run.
  */
 
-const SHOP_ID = 1;
-const RECORDS = 240;
-/**
- * As the service delivers (spec, part 6): one record a POST, 20 in flight; a sender waits up to 60 s
- * for n8n's answer, which comes once the execution exists (10 s, the sandbox's default, is short
- * for n8n 2.41.1 on two busy cores: a delivery given up on four times is lost).
- */
-const DELIVERY = { perDelivery: 1, concurrency: 20, timeoutSeconds: 60 };
+const { shopId: SHOP_ID, records: RECORDS } = ALERT_SHOP;
 
 type Record_ = Record<string, unknown>;
 
@@ -45,16 +38,8 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Rate change aler
 	let firstRun: RunSummary;
 	let secondRun: RunSummary;
 
-	/** Runs a shop (or a repeat) and returns the Detect changes output of every execution it started. */
-	async function deliver(options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]): Promise<{ run: RunSummary; alerts: Record_[] }> {
-		const before = new Set(await env.n8n.executionIds(EXAMPLE.id));
-		const run = await env.sandbox.runShop({ ...DELIVERY, ...options });
-		expect(run.byStatus).toEqual({ 200: run.deliveries });
-		const total = before.size + run.deliveries;
-		expect(await env.n8n.waitForExecutions(EXAMPLE.id, total)).toBe(total);
-		const alerts = (await env.n8n.executionOutputs(EXAMPLE.id, 'Detect changes', { except: before })).flat();
-		return { run, alerts };
-	}
+	/** Runs a shop (or a repeat) one record a POST and returns the Detect changes output of every execution it started. */
+	const deliver = async (options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]) => await deliverShop(env, EXAMPLE.id, options);
 
 	const postedDigests = () => inbox.slackMessages(slackChannelOf(DIGEST.file));
 
@@ -130,7 +115,7 @@ describeVersions(
 		const { env, inbox } = useE2eWithInbox((started) => ({ version, workflows: examples(started), publish: [EXAMPLE.id] }));
 
 		test('a delivered shop is accepted, and its execution fails at Detect changes with the error that names n8n 2.8', async () => {
-			const run = await env.sandbox.runShop({ shopId: SHOP_ID, records: DELIVERY.perDelivery, ...DELIVERY });
+			const run = await env.sandbox.runShop({ shopId: SHOP_ID, records: ONE_RECORD_A_POST.perDelivery, ...ONE_RECORD_A_POST });
 			expect(run.byStatus).toEqual({ 200: 1 });
 			expect(await env.n8n.waitForExecutions(EXAMPLE.id, 1)).toBe(1);
 			expect(await env.n8n.executionErrors(EXAMPLE.id)).toEqual([
