@@ -66,6 +66,11 @@ export interface E2eOptions {
 	env?: Record<string, string>;
 	/** Credentials to import besides the package's two (an OpenAI credential for the agent tests). */
 	credentials?: CredentialSeed[];
+	/**
+	 * Where the sandbox's clock starts (default: now). Its events are laid out from that day, so a
+	 * suite that asks about fixed dates fixes it to see the same events whatever day it runs.
+	 */
+	sandboxClock?: string;
 }
 
 /**
@@ -77,7 +82,7 @@ export async function startE2e(options: E2eOptions): Promise<E2eEnvironment> {
 	const started = Date.now();
 	const runtime = await ensureN8n(options.version);
 	const tarball = await packPackage();
-	const sandbox = await startSandbox({ port: 0 });
+	const sandbox = await startSandbox({ port: 0, clock: options.sandboxClock });
 	let n8n: N8nInstance | undefined;
 	let closed = false;
 	const close = async (): Promise<void> => {

@@ -29,6 +29,8 @@ import { HOTEL_CODES, operationData, type OperationData } from './operationCases
 const AGENT_WORKFLOW_ID = 'e2eAgentTools001';
 const EXAMPLE_ID = 'exAgentExample01';
 const DEMAND_ID = 1002;
+/** The day the sandbox's clock starts on (see sandboxClock below). */
+const AGENT_SANDBOX_CLOCK = '2026-11-28T06:00:00Z';
 const QUESTION = 'What is on around hotel 100001 in the next days, and how is demand?';
 
 /** Tool node name → the node type's tool variant and its parameters, with the fields the model fills as $fromAI. */
@@ -171,6 +173,9 @@ describe.each(e2eVersions())('the nodes as tools of n8n %s\'s AI Agent', (versio
 			publish: [EXAMPLE_ID],
 			// The OpenAI credential the examples name, as `npm start` imports it: the scripted model's address.
 			credentials: [demoModelCredential(model.url)],
+			// The example's question asks about 30 December 2026 to 2 January 2027: the sandbox's events,
+			// laid out from its clock's day, are those of 28 November 2026 whatever day the suite runs.
+			sandboxClock: AGENT_SANDBOX_CLOCK,
 		});
 		model.script([
 			{ name: toolName('Event Impact'), arguments: { city: data.city } },
