@@ -163,24 +163,29 @@ function cancelled(context: SendContext, itemIndex: number | undefined): NodeOpe
 }
 
 function credentialCheckRefusal(error: unknown): { message: string; description: string } | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const { message, description } = current as { message?: unknown; description?: unknown };
+	for (const link of causeChain(error)) {
+		const { message, description } = link as { message?: unknown; description?: unknown };
 		if (description === CREDENTIAL_CHECK_DESCRIPTION && typeof message === 'string') return { message, description };
-		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
 }
 
-/** Finds a socket error code (ECONNRESET...) on the error n8n threw or anywhere in its causes. */
-export function findNetworkCode(error: unknown): string | undefined {
+/** The error and the errors it wraps (`cause`), n8n's NodeApiError around the HTTP client's: a few levels at most. */
+function* causeChain(error: unknown): Generator<object> {
 	let current: unknown = error;
 	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		yield current;
+		current = (current as { cause?: unknown }).cause;
+	}
+}
+
+/** Finds a socket error code (ECONNRESET...) on the error n8n threw or anywhere in its causes. */
+export function findNetworkCode(error: unknown): string | undefined {
+	for (const link of causeChain(error)) {
 		// n8n's NodeApiError keeps the socket code as its httpCode and drops the axios error.
-		for (const code of [(current as { code?: unknown }).code, (current as { httpCode?: unknown }).httpCode]) {
+		for (const code of [(link as { code?: unknown }).code, (link as { httpCode?: unknown }).httpCode]) {
 			if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
 		}
-		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
 }
