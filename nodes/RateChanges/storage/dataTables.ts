@@ -334,7 +334,7 @@ function statusText(status: number, request: string, reason: string | undefined,
 		case 401:
 			return { message: 'n8n refused the API key', description: `Check the API Key field of ${credential}; create a key under Settings > n8n API.` };
 		case 403: {
-			const scope = SCOPE_OF_REQUEST[request.replace(TABLE_IN_PATH, ' /data-tables/{id}')];
+			const scope = SCOPE_OF_REQUEST.get(request.replace(TABLE_IN_PATH, ' /data-tables/{id}'));
 			return {
 				message: `The n8n API key may not do this (${request})${scope ? `: it lacks the scope ${scope}` : ''}`,
 				description: `Give the key of ${credential} the data table scopes (${DATA_TABLE_SCOPES.join(', ')}), or use a key without scopes.`,
@@ -361,28 +361,26 @@ function statusText(status: number, request: string, reason: string | undefined,
 export const FULL_DESCRIPTION =
 	"n8n refuses every insert and update once all data tables of this n8n together reach N8N_DATA_TABLES_MAX_SIZE_BYTES. Rate Changes stopped before it moved a stored rate it could not also record as a change. Make room: on self-hosted n8n raise N8N_DATA_TABLES_MAX_SIZE_BYTES and restart n8n; or delete rows you no longer need in n8n's Data tables screen (Rate Changes' own tables clean themselves: past months, and changes older than Keep Changes). Then retry the failed executions (Executions, Retry): they put out the alerts held back, once.";
 
-/** The scopes an API key needs where n8n's plan offers scopes: what Rate Changes sends, nothing more. */
-export const DATA_TABLE_SCOPES = [
-	'dataTable:list',
-	'dataTable:create',
-	'dataTableRow:read',
-	'dataTableRow:create',
-	'dataTableRow:update',
-	'dataTableRow:delete',
-] as const;
-
 /**
- * The scope n8n asks of a key for each request Rate Changes sends, so that a refusal names what
- * to add (the clean-up's, which fails nothing, is said in the next digest).
+ * The scopes an API key needs where n8n's plan offers scopes, each with the request of Rate Changes
+ * n8n asks it of (a table's id as {id}): what Rate Changes sends, nothing more. A refusal names the
+ * scope to add (the clean-up's, which fails nothing, is said in the next digest), and the
+ * credential's check tries each on its request (keyScopes.ts).
  */
-const SCOPE_OF_REQUEST: Record<string, (typeof DATA_TABLE_SCOPES)[number]> = {
-	'GET /data-tables': 'dataTable:list',
-	'POST /data-tables': 'dataTable:create',
-	'GET /data-tables/{id}/rows': 'dataTableRow:read',
-	'POST /data-tables/{id}/rows': 'dataTableRow:create',
-	'PATCH /data-tables/{id}/rows/update': 'dataTableRow:update',
-	'DELETE /data-tables/{id}/rows/delete': 'dataTableRow:delete',
-};
+export const SCOPE_REQUESTS = {
+	'dataTable:list': 'GET /data-tables',
+	'dataTable:create': 'POST /data-tables',
+	'dataTableRow:read': 'GET /data-tables/{id}/rows',
+	'dataTableRow:create': 'POST /data-tables/{id}/rows',
+	'dataTableRow:update': 'PATCH /data-tables/{id}/rows/update',
+	'dataTableRow:delete': 'DELETE /data-tables/{id}/rows/delete',
+} as const;
+
+export type DataTableScope = keyof typeof SCOPE_REQUESTS;
+
+export const DATA_TABLE_SCOPES = Object.keys(SCOPE_REQUESTS) as readonly DataTableScope[];
+
+const SCOPE_OF_REQUEST = new Map<string, DataTableScope>(DATA_TABLE_SCOPES.map((scope) => [SCOPE_REQUESTS[scope], scope]));
 
 const TABLE_IN_PATH = / \/data-tables\/[^/]+/;
 

@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, I
 
 import { CredentialCheckError, joinUrl } from '../../shared/send';
 
-import { DATA_TABLE_SCOPES } from './dataTables';
+import { DATA_TABLE_SCOPES, SCOPE_REQUESTS, type DataTableScope } from './dataTables';
 
 /**
  * Whether the "Travel Pricing n8n API" key may do every request Rate Changes sends: the
@@ -14,31 +14,34 @@ import { DATA_TABLE_SCOPES } from './dataTables';
  * enterprise licence), all of them pass.
  */
 
-type DataTableScope = (typeof DATA_TABLE_SCOPES)[number];
-
+/** What a scope's request (SCOPE_REQUESTS) carries when it is tried. */
 interface Probe {
-	method: IHttpRequestMethods;
-	path: string;
 	query?: Record<string, string>;
 	body?: IDataObject;
 }
 
 /** A table id of n8n's form (16 letters and digits) that no table has: n8n's own are random. */
-const ABSENT_TABLE = '/data-tables/NoSuchTable00000';
+const ABSENT_TABLE_ID = 'NoSuchTable00000';
 
 const ANY_ROW = { type: 'and', filters: [{ columnName: 'id', condition: 'eq', value: 0 }] };
 
-/** One request per scope the node's page names; a new scope without a probe does not compile. */
+/** One request per scope the node's page names, sent where the node sends it; a new scope without a probe does not compile. */
 const PROBES: Record<DataTableScope, Probe> = {
-	'dataTable:list': { method: 'GET', path: '/data-tables', query: { limit: '1' } },
+	'dataTable:list': { query: { limit: '1' } },
 	// A blank name passes the OpenAPI document (one character) and fails n8n's own rule (trimmed,
 	// one character): 400, and no table.
-	'dataTable:create': { method: 'POST', path: '/data-tables', body: { name: ' ', columns: [] } },
-	'dataTableRow:read': { method: 'GET', path: `${ABSENT_TABLE}/rows`, query: { limit: '1' } },
-	'dataTableRow:create': { method: 'POST', path: `${ABSENT_TABLE}/rows`, body: { data: [{}] } },
-	'dataTableRow:update': { method: 'PATCH', path: `${ABSENT_TABLE}/rows/update`, body: { filter: ANY_ROW, data: { unchanged: null } } },
-	'dataTableRow:delete': { method: 'DELETE', path: `${ABSENT_TABLE}/rows/delete`, query: { filter: JSON.stringify(ANY_ROW) } },
+	'dataTable:create': { body: { name: ' ', columns: [] } },
+	'dataTableRow:read': { query: { limit: '1' } },
+	'dataTableRow:create': { body: { data: [{}] } },
+	'dataTableRow:update': { body: { filter: ANY_ROW, data: { unchanged: null } } },
+	'dataTableRow:delete': { query: { filter: JSON.stringify(ANY_ROW) } },
 };
+
+/** A scope's request, on a table that does not exist. */
+function probeTarget(scope: DataTableScope): { method: IHttpRequestMethods; path: string } {
+	const [method, path] = SCOPE_REQUESTS[scope].split(' ');
+	return { method: method as IHttpRequestMethods, path: path.replace('{id}', ABSENT_TABLE_ID) };
+}
 
 const ANSWER_TIMEOUT_MS = 15_000;
 
@@ -55,7 +58,7 @@ export const SCOPES_CHECKED_AT = 'scopesCheckedAt';
 export async function checkKeyScopes(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
 	const baseUrl = String(credentials.baseUrl ?? '');
 	const apiKey = String(credentials.apiKey ?? '');
-	const send = async (scope: DataTableScope) => ({ scope, status: await this.helpers.httpRequest(probeRequest(baseUrl, apiKey, PROBES[scope])).then(statusOf, unanswered) });
+	const send = async (scope: DataTableScope) => ({ scope, status: await this.helpers.httpRequest(probeRequest(baseUrl, apiKey, scope)).then(statusOf, unanswered) });
 
 	const listed = await send('dataTable:list');
 	if (listed.status === undefined || listed.status === 401 || listed.status === 404) return {};
@@ -74,12 +77,13 @@ export async function checkKeyScopes(this: IHttpRequestHelper, credentials: ICre
 }
 
 /** The key goes in n8n's header, to the Base URL alone: redirects are not followed. */
-function probeRequest(baseUrl: string, apiKey: string, probe: Probe) {
+function probeRequest(baseUrl: string, apiKey: string, scope: DataTableScope) {
+	const { method, path } = probeTarget(scope);
 	return {
-		method: probe.method,
-		url: joinUrl(baseUrl, `/api/v1${probe.path}`),
-		qs: probe.query,
-		body: probe.body,
+		method,
+		url: joinUrl(baseUrl, `/api/v1${path}`),
+		qs: PROBES[scope].query,
+		body: PROBES[scope].body,
 		headers: { 'X-N8N-API-KEY': apiKey },
 		json: true,
 		returnFullResponse: true,
@@ -103,7 +107,7 @@ function isSuccess(status: number): boolean {
 }
 
 function unexpected(scope: DataTableScope, status: number): CredentialCheckError {
-	const { method, path } = PROBES[scope];
+	const { method, path } = probeTarget(scope);
 	return new CredentialCheckError(`n8n's API answered HTTP ${status} to ${method} /api/v1${path}: check the n8n Base URL field`);
 }
 
