@@ -11,7 +11,7 @@ import {
 import { travelPricingNodeType, type NodeTypeDescriptionWithHint } from '../shared/builderHint';
 import { ACCESS_TOKEN_CREDENTIAL, ACCESS_TOKEN_CREDENTIAL_DISPLAY_NAME } from '../shared/credentialNames';
 import { FieldError, invalidValueMessage } from '../shared/errors';
-import { retryPolicyFrom } from '../shared/options';
+import { numberOption, retryPolicyFrom } from '../shared/options';
 import type { RetryPolicy } from '../shared/retry';
 import { apiRequest } from '../shared/transport';
 
@@ -24,7 +24,8 @@ import {
 	type DeliveryAuthParameters,
 	type WebhookRegistration,
 } from './deliveryAuth';
-import { rateTriggerProperties } from './description';
+import { gatherForField, gatherRecordsField, rateTriggerProperties } from './description';
+import { gather, outcomeOfAnswer, type GatherSettings } from './gathering';
 import { receiveRateDelivery, type ReceiveOutcome } from './rateDelivery';
 import { compileRateFilter, type RateFilter, type RateFilterParameters } from './rateFilters';
 
@@ -53,7 +54,9 @@ export class TravelPricingRateTrigger implements INodeType {
 		name: 'travelPricingRateTrigger',
 		icon: { light: 'file:rateTrigger.svg', dark: 'file:rateTrigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 gathers deliveries into one execution by default (Executions); 1 started one a delivery.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{ $parameter["registration"] === "manual" ? "Registered by hand" : "Rate records after each rate shop" }}',
 		description:
@@ -145,6 +148,7 @@ export class TravelPricingRateTrigger implements INodeType {
 		const auth = await expectedAuth(this);
 		const filter = rateFilterOf(this);
 		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const gathering = gatherSettingsOf(this);
 
 		const outcome = receiveRateDelivery(
 			{
@@ -156,16 +160,59 @@ export class TravelPricingRateTrigger implements INodeType {
 		);
 		// A refusal, or a delivery whose records were all filtered out, starts nothing: answered here.
 		if (outcome.status !== 200 || outcome.records.length === 0) {
-			answer(this, outcome);
+			answer(this.getResponseObject(), outcome);
 			return { noWebhookResponse: true };
 		}
-		// Otherwise n8n answers with this body once it has created the execution ("on received"),
-		// so a sender in a burst waits for n8n instead of piling up executions it cannot store yet.
-		return {
-			webhookResponse: outcome.body,
-			workflowData: [outcome.records.map((record) => ({ json: record }))],
-		};
+		if (gathering === undefined) return startedWith(outcome, outcome.records);
+
+		const gathered = gather(gatheringKey(this), outcome.records, gathering);
+		if (gathered.role === 'joined') {
+			// Answered by the node once the gathering's execution exists, as n8n answers the first.
+			const response = this.getResponseObject();
+			void gathered.outcome.then((result) => answer(response, result.started ? outcome : notStarted(result.status)));
+			return { noWebhookResponse: true };
+		}
+		outcomeOfAnswer(this.getResponseObject(), gathered.settle);
+		return startedWith(outcome, await gathered.close());
 	}
+}
+
+/**
+ * One execution with the records as items. n8n answers the delivery with its own body once it has
+ * created the execution ("on received"), so a sender in a burst waits for n8n instead of piling up
+ * executions it cannot store yet.
+ */
+function startedWith(outcome: ReceiveOutcome, records: IDataObject[]): IWebhookResponseData {
+	return {
+		webhookResponse: outcome.body,
+		workflowData: [records.map((record) => ({ json: record }))],
+	};
+}
+
+/** What a delivery is answered when the execution that was to hold its records could not be created: send it again. */
+function notStarted(status: number): DeliveryAnswer {
+	return {
+		status: 503,
+		headers: { 'Retry-After': '1' },
+		body: { error: true, status: 503, message: `n8n did not start the execution holding this delivery's records (it answered ${status}): send it again` },
+	};
+}
+
+/** Gather Deliveries' settings, or undefined for one execution a delivery. */
+function gatherSettingsOf(context: TriggerContext): GatherSettings | undefined {
+	const node = context.getNode();
+	const executions = context.getNodeParameter('executions', node.typeVersion >= 1.1 ? 'gather' : 'perDelivery') as string;
+	if (executions !== 'gather') return undefined;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return asSettingError(context, () => ({
+		maxWaitMs: numberOption(options, gatherForField) * 1000,
+		maxRecords: numberOption(options, gatherRecordsField),
+	}));
+}
+
+/** A gathering is one trigger's, of one workflow, listening for tests or in production. */
+function gatheringKey(context: IWebhookFunctions): string {
+	return [context.getMode(), context.getWorkflow().id ?? '', webhookIdOf(context)].join('|');
 }
 
 /** The registration this node wants, or undefined when the user registers it by hand. */
@@ -173,6 +220,7 @@ async function registrationPlan(context: IHookFunctions): Promise<RegistrationPl
 	// Every setting is checked on activation, so a typo fails there, named like any other bad
 	// setting, and not at the first delivery or halfway through the registration.
 	rateFilterOf(context);
+	gatherSettingsOf(context);
 	const retry = asSettingError(context, () => retryPolicyFrom(context.getNodeParameter('options', {}) as IDataObject));
 	if (context.getNodeParameter('registration', 'automatic') === 'manual') {
 		await expectedAuth(context);
@@ -250,8 +298,9 @@ function asSettingError<T>(context: TriggerContext, build: () => T): T {
 	}
 }
 
-function answer(context: IWebhookFunctions, outcome: ReceiveOutcome): void {
-	const response = context.getResponseObject();
+type DeliveryAnswer = Pick<ReceiveOutcome, 'headers' | 'body'> & { status: number };
+
+function answer(response: ReturnType<IWebhookFunctions['getResponseObject']>, outcome: DeliveryAnswer): void {
 	response.writeHead(outcome.status, {
 		'Content-Type': 'application/json; charset=utf-8',
 		...outcome.headers,

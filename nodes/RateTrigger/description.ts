@@ -217,6 +217,54 @@ const filters: INodeProperties = {
 	],
 };
 
+const executionsHelp =
+	'Gather Deliveries: the records the service posts while a gathering is open (one a POST, many at once) start one execution together, each delivery answered once that execution exists. One per Delivery: every POST starts its own execution.';
+
+const executionsOptions = [
+	{ name: 'Gather Deliveries', value: 'gather', description: 'Deliveries that arrive together start one execution with all their records' },
+	{ name: 'One per Delivery', value: 'perDelivery', description: 'Every delivery starts an execution of its own' },
+];
+
+// Version 1 started an execution a delivery; saved workflows keep that, new nodes (1.1) gather.
+const executionsV1: INodeProperties = {
+	displayName: 'Executions',
+	name: 'executions',
+	type: 'options',
+	options: executionsOptions,
+	default: 'perDelivery',
+	displayOptions: { show: { '@version': [1] } },
+	description: executionsHelp,
+};
+
+const executionsGathered: INodeProperties = {
+	...executionsV1,
+	default: 'gather',
+	displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+};
+
+const gatherOnly = { show: { '/executions': ['gather'] } };
+
+export const gatherForField: INodeProperties = {
+	displayName: 'Gather For At Most (Seconds)',
+	name: 'gatherForSeconds',
+	type: 'number',
+	typeOptions: { minValue: 0.1, maxValue: 60, numberPrecision: 1 },
+	default: 3,
+	displayOptions: gatherOnly,
+	description:
+		'The longest a gathering stays open after its first delivery. It closes sooner once as many deliveries joined as in its recent gatherings, or when none came for 0.3 seconds (longer on a slow n8n).',
+};
+
+export const gatherRecordsField: INodeProperties = {
+	displayName: 'Records per Execution At Most',
+	name: 'gatherRecords',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 10000, numberPrecision: 0 },
+	default: 500,
+	displayOptions: gatherOnly,
+	description: 'A gathering that holds this many records starts its execution at once',
+};
+
 const options: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -224,6 +272,8 @@ const options: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: optionFields({}, [
+		gatherForField,
+		gatherRecordsField,
 		{
 			displayName: 'Pass Invalid Records',
 			name: 'passInvalidRecords',
@@ -246,5 +296,7 @@ export const rateTriggerProperties: INodeProperties[] = [
 	noneWarning,
 	...manualNotices,
 	filters,
+	executionsV1,
+	executionsGathered,
 	options,
 ];

@@ -385,6 +385,11 @@ export const OUTPUT_SCHEMA_CASES: SchemaCase[] = [
 		file: 'RateTrigger/__schema__/v1.0.0.json',
 		output: postedRecords,
 	},
+	// 1.1 gathers deliveries: more items an execution, each the same record.
+	{
+		file: 'RateTrigger/__schema__/v1.1.0.json',
+		output: postedRecords,
+	},
 	...rateChangesCases(),
 ];
 

@@ -152,8 +152,9 @@ export class N8nInstance extends N8nRestClient {
 		return this.server.exited();
 	}
 
-	async stop(): Promise<void> {
-		await this.server.stop();
+	/** SIGTERM (n8n's graceful shutdown), SIGKILL after `graceMs` (0: at once, as a crash would). */
+	async stop(graceMs?: number): Promise<void> {
+		await this.server.stop(graceMs);
 	}
 
 	/** Stops n8n and starts it again, with `env` added to its environment from now on (a new limit, say). */

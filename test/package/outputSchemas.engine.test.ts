@@ -14,8 +14,8 @@ describe('the output schemas n8n shows before a node runs', () => {
 		for (const folder of ['HotelInfo', 'EventImpact', 'Airports', 'HotelDemand', 'ShopUpdate', 'RateTrigger']) {
 			expect(files).toContain(`${folder}/__schema__/v1.0.0.json`);
 		}
-		// n8n reads the file of the node's version: 1.1 is where Simplify came, and on.
-		for (const folder of ['HotelInfo', 'EventImpact']) {
+		// n8n reads the file of the node's version: 1.1 is where Simplify came (and gathering, for the trigger), and on.
+		for (const folder of ['HotelInfo', 'EventImpact', 'RateTrigger']) {
 			expect(files).toContain(`${folder}/__schema__/v1.1.0.json`);
 		}
 		// A node with an Operation field has one file per operation: n8n reads __schema__/v<version>/<operation>.json.

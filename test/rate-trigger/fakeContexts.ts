@@ -38,6 +38,8 @@ export interface TriggerSetup {
 	/** The URL n8n gives the node: the production one, or the test one while listening. */
 	webhookUrl?: string;
 	staticData?: IDataObject;
+	/** The node's version: 1 unless a test says otherwise. */
+	typeVersion?: number;
 	mode?: WorkflowExecuteMode;
 	activation?: WorkflowActivateMode;
 	send?: Send;
@@ -51,7 +53,7 @@ function node(setup: TriggerSetup): INode {
 		id: 'node-1',
 		name: 'Rate Record Trigger',
 		type: 'n8n-nodes-travel-pricing.travelPricingRateTrigger',
-		typeVersion: 1,
+		typeVersion: setup.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: (setup.parameters ?? {}) as INodeParameters,
 		webhookId: setup.webhookId ?? '5f0c1d2e-hook',
