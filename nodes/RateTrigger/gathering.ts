@@ -35,7 +35,7 @@ const TICK_MS = 10;
  * answered together and post their next records at once, so a longer pause means the shop (or its
  * burst) has ended.
  */
-export const QUIET_MS = 300;
+const QUIET_MS = 300;
 
 /** How many of a trigger's last gatherings tell how many deliveries the service has in flight, and how far apart they arrive. */
 const REMEMBERED = 8;
