@@ -1,4 +1,5 @@
-import { baseRate, changeText, chunks, DETECT, detectInDeliveries, runRateChanges, secondRate, secondShopAlerts, shopOf, staysOf, useStandIn } from '../harness/standIn';
+import { baseRate, changeText, chunks, DETECT, detectInDeliveries, runRateChanges, secondRate, secondShopAlerts, shopAlerts, shopOf, staysOf, useStandIn, type StaySpec } from '../harness/standIn';
+import type { NodeRunResult } from '../harness';
 
 /**
  * Detect Changes in n8n's engine against the stand-in for n8n's Data Tables API: a shop fills the
@@ -10,6 +11,7 @@ const api = useStandIn();
 const stays = staysOf([100001, 100002], [1, 2], '2027-02-20', 14);
 const FIRST = '2027-02-01T06:00:00Z';
 const SECOND = '2027-02-02T06:00:00Z';
+const THIRD = '2027-02-03T06:00:00Z';
 
 const deliver = async (records: ReturnType<typeof shopOf>, perDelivery: number) => await detectInDeliveries(api, records, perDelivery);
 const expectedAlerts = () => secondShopAlerts(stays);
@@ -85,5 +87,70 @@ describe('the stored stay is its newest record whole', () => {
 		await runRateChanges(api, DETECT, shopOf(one, FIRST, () => 120));
 		const after = api.rows('travel_pricing_rates')[0];
 		expect([after.rates, after.collected]).toEqual([before.rates, before.collected]);
+	});
+});
+
+/** A third shop after secondRate's: every 3rd stay 15 % cheaper, the sold-out stays of even place back on sale at their first rate. */
+function thirdRate(stay: StaySpec, index: number): number {
+	const second = secondRate(stay, index);
+	if (second === 0) return index % 2 === 0 ? baseRate(stay, index) : 0;
+	return index % 3 === 0 ? Math.round(second * 85) / 100 : second;
+}
+
+/** The alerts of a run, as changeText gives them; each must be its own record's (the record's rate is the alert's). */
+function alertsOf(result: NodeRunResult): string[] {
+	expect(result.error).toBeUndefined();
+	for (const { json } of result.items) expect(json.rate).toBe(json.onsiteRate === 0 ? null : json.onsiteRate);
+	return result.items.map((item) => changeText(item.json)).sort();
+}
+
+describe('every move between two collections of a stay alerts once, however the records are grouped', () => {
+	/** The two shops as they arrive: in collection order, or the later one first. */
+	const ORDERS: Array<[string, <T>(earlier: T, later: T) => T[]]> = [
+		['in collection order', (earlier, later) => [earlier, later]],
+		['the later shop first', (earlier, later) => [later, earlier]],
+	];
+	const twoMoves = () => [...shopAlerts(stays, baseRate, secondRate), ...shopAlerts(stays, secondRate, thirdRate)].sort();
+
+	it.each(ORDERS)('alerts both moves of two shops of a stay in one delivery, %s', async (_, arrange) => {
+		await deliver(shopOf(stays, FIRST, baseRate), 56);
+		const result = await runRateChanges(api, DETECT, arrange(shopOf(stays, SECOND, secondRate), shopOf(stays, THIRD, thirdRate)).flat());
+		expect(alertsOf(result)).toEqual(twoMoves());
+		expect(shopAlerts(stays, secondRate, thirdRate).length).toBeGreaterThan(5);
+	});
+
+	it.each(ORDERS)('takes the first shop of a stay never stored as the previous rate of the second, in one delivery, %s', async (_, arrange) => {
+		const result = await runRateChanges(api, DETECT, arrange(shopOf(stays, FIRST, baseRate), shopOf(stays, SECOND, secondRate)).flat());
+		expect(alertsOf(result)).toEqual(expectedAlerts());
+	});
+
+	it.each(ORDERS)('alerts both moves when two executions staged the two shops for one batch of the pass, %s', async (_, arrange) => {
+		const few = staysOf([100003], [1], '2027-02-20', 8);
+		await runRateChanges(api, DETECT, shopOf(few, FIRST, baseRate));
+		// A delivery of more than 10 records takes the lease first; its first read of the rates table
+		// is slow, so the two shops' deliveries are staged while it holds the lease.
+		const reading = new Promise<void>((resolve) => api.onRequest((request) => (request.operation === 'readRows' && request.tableName === 'travel_pricing_rates' ? resolve() : undefined)));
+		api.failNext({ match: { operation: 'readRows', tableName: 'travel_pricing_rates' }, fault: { kind: 'latency', ms: 1_500 } });
+		const holder = runRateChanges(api, DETECT, shopOf(staysOf([100009], [1], '2027-02-20', 11), FIRST, baseRate));
+		await reading;
+		api.onRequest(undefined);
+		for (const shop of arrange(shopOf(few, SECOND, secondRate), shopOf(few, THIRD, thirdRate))) expect((await runRateChanges(api, DETECT, shop)).items).toEqual([]);
+		const result = await holder;
+		expect(result.items.length).toBeGreaterThan(0);
+		expect(alertsOf(result)).toEqual([...shopAlerts(few, baseRate, secondRate), ...shopAlerts(few, secondRate, thirdRate)].sort());
+	});
+
+	it('alerts nothing for the same records delivered again, in one delivery or later, nor for a collection older than the stored one', async () => {
+		await deliver(shopOf(stays, FIRST, baseRate), 56);
+		const second = shopOf(stays, SECOND, secondRate);
+		const third = shopOf(stays, THIRD, thirdRate);
+		const result = await runRateChanges(api, DETECT, [...third, ...second, ...second, ...third]);
+		expect(alertsOf(result)).toEqual(twoMoves());
+		const stored = api.rows('travel_pricing_rates').map((row) => [row.block, row.rates, row.collected]);
+		expect(await deliver([...second, ...third], 56)).toEqual([]);
+		// A collection never delivered before, between the first shop and the second: older than the stored one, so stale.
+		const late = shopOf(stays, '2027-02-01T18:00:00Z', (stay, index) => baseRate(stay, index) * 2);
+		expect(await deliver(late, 56)).toEqual([]);
+		expect(api.rows('travel_pricing_rates').map((row) => [row.block, row.rates, row.collected])).toEqual(stored);
 	});
 });

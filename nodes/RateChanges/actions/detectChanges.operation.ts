@@ -19,8 +19,9 @@ import { booleanField, numberField, optionField, rateFieldField, readSettings, r
 import { byIdentity, readRecords, stayIdentity, withRecordStore, type Batch, type ObservedItem, type RecordOperation } from './records';
 
 /**
- * Detect Changes: each stay's newest record against the one stored for it, the stored one moving
- * on, and the records whose change is worth an alert put out (docs/nodes/rate-changes.md).
+ * Detect Changes: each collection of a stay, in collection order, against the one before it (the
+ * stored one for the first), the stored one moving on, and the records whose change is worth an
+ * alert put out (docs/nodes/rate-changes.md).
  */
 
 /** Its option in the Operation field (the router lists it). */
@@ -126,19 +127,19 @@ function detecting(store: Store, detect: DetectSettings): RecordOperation {
 		rateField: detect.rateField,
 		tables: [ratesTable(detect.ratesTable)],
 		alertKey: stayIdentity,
-		recordKeys: (records) => new Set(records.newest.map(({ observation }) => stayIdentity(observation))),
+		recordKeys: (records) => new Set(records.collections.map(({ observation }) => stayIdentity(observation))),
 		run: async (batch) => {
 			const { records } = batch;
 			const rates = await store.monthRows(ratesTable(detect.ratesTable));
 			await batch.tidy([rates]);
-			const { alerts, contested } = await storeNewest(store, batch, rates, detect);
+			const { alerts, contested } = await storeCollections(store, batch, rates, detect);
 			return {
 				alerts,
 				contested,
 				// Each record whose stay alerted, as it came in, with what changed.
 				output: (owned) => {
 					const byStay = byIdentity(owned, stayIdentity);
-					return records.newest.flatMap(({ itemIndex, observation }) => {
+					return records.collections.flatMap(({ itemIndex, observation }) => {
 						const [alert] = byStay.get(stayIdentity(observation)) ?? [];
 						return alert ? [{ at: itemIndex, item: { json: { ...records.items[itemIndex].json, websiteName: alert.websiteName ?? '', ...changeFields(alert) }, pairedItem: { item: itemIndex } } }] : [];
 					});
@@ -153,11 +154,14 @@ function changeFields(alert: JournalAlert): RateChange {
 	return { changeType: changeType as RateChange['changeType'], previousRate, rate, change, changePercent, previousCollected };
 }
 
-/** The newest record of each stay into its stay month, round by round, and the alerts they make. */
-async function storeNewest(store: Store, batch: Batch, rates: MonthRows, detect: DetectSettings): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
-	const { newest } = batch.records;
+/**
+ * Each collection of each stay into its stay month, oldest first, round by round, and the alerts
+ * they make: one alert at most per collection, each compared with the collection before it.
+ */
+async function storeCollections(store: Store, batch: Batch, rates: MonthRows, detect: DetectSettings): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
+	const { collections } = batch.records;
 	const byMonth = new Map<string, Observation[]>();
-	for (const { observation } of newest) {
+	for (const { observation } of collections) {
 		const key = stayMonthKey(stayMonthOf(observation));
 		byMonth.set(key, [...(byMonth.get(key) ?? []), observation]);
 	}
@@ -186,7 +190,7 @@ async function storeNewest(store: Store, batch: Batch, rates: MonthRows, detect:
 	};
 	const result = await store.writeInRounds({ rows: rates, keys, stored, plan, alerting: { journal: batch.journal, operation: 'detectChanges', pinned: batch.pinned } });
 	const contested = new Set(result.contested);
-	return { alerts: result.alerts, contested: newest.filter(({ observation }) => contested.has(stayMonthKey(stayMonthOf(observation)))) };
+	return { alerts: result.alerts, contested: collections.filter(({ observation }) => contested.has(stayMonthKey(stayMonthOf(observation)))) };
 }
 
 /** A stay whose check-in is two days before the newest collection of its month has passed: it goes from the row. */

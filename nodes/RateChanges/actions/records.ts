@@ -7,7 +7,7 @@ import { PassQueue, type Staged } from '../storage/queue';
 import type { TableSpec } from '../storage/dataTables';
 import type { Journal, JournalAlert, MonthRows, Store } from '../storage/store';
 import { queueTable } from '../storage/tables';
-import { newestPerStay, readObservation, type Observation, type RateField } from '../rules/observation';
+import { inCollectionOrder, readObservation, type Observation, type RateField } from '../rules/observation';
 
 import type { RecordSettings } from './fields';
 
@@ -29,8 +29,8 @@ export interface Records {
 	checked: Array<Settled<Observation>>;
 	/** Every good record. */
 	observed: ObservedItem[];
-	/** Of several records of one stay, the newest (the first of equally new ones): the ones compared. */
-	newest: ObservedItem[];
+	/** Each collection of a stay once (the first item of records of one stay collected at the same time), oldest first: what Detect Changes compares. */
+	collections: ObservedItem[];
 }
 
 export function readRecords(context: IExecuteFunctions, rateField: RateField): Records {
@@ -43,8 +43,7 @@ export function readRecords(context: IExecuteFunctions, rateField: RateField): R
 
 function recordsOf(items: INodeExecutionData[], checked: Array<Settled<Observation>>): Records {
 	const observed = checked.flatMap((read, itemIndex): ObservedItem[] => ('value' in read ? [{ itemIndex, observation: read.value }] : []));
-	const newest = new Set(newestPerStay(observed).values());
-	return { items, checked, observed, newest: observed.filter(({ itemIndex }) => newest.has(itemIndex)) };
+	return { items, checked, observed, collections: inCollectionOrder(observed) };
 }
 
 /** Records staged for the pass, checked when they were staged: read again the same way. Each item tells which staged row it came from, and where in it. */
