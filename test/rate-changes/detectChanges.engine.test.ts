@@ -1,3 +1,12 @@
+import axios from 'axios';
+import type { IDataObject } from 'n8n-workflow';
+
+import { DEMO_SHOPS } from '../../platform/n8n/demo';
+import type { ExpectedChange, RateRecord, RunSummary } from '../../platform/sandbox';
+import { runPool } from '../../platform/sandbox/delivery';
+import { round2 } from '../../nodes/RateChanges/rules/amounts';
+import { startReceiver } from '../sandbox/frozenSandbox';
+import { useSandbox } from '../harness';
 import { baseRate, changeText, chunks, DETECT, detectInDeliveries, runRateChanges, secondRate, secondShopAlerts, shopAlerts, shopOf, staysOf, useStandIn, type StaySpec } from '../harness/standIn';
 import type { NodeRunResult } from '../harness';
 
@@ -152,5 +161,41 @@ describe('every move between two collections of a stay alerts once, however the 
 		const late = shopOf(stays, '2027-02-01T18:00:00Z', (stay, index) => baseRate(stay, index) * 2);
 		expect(await deliver(late, 56)).toEqual([]);
 		expect(api.rows('travel_pricing_rates').map((row) => [row.block, row.rates, row.collected])).toEqual(stored);
+	});
+});
+
+describe("npm start's two back-to-back shops (step 5)", () => {
+	const sandbox = useSandbox({ speed: 0, clock: '2026-11-28T06:00:00Z' });
+
+	/** What Detect Changes must alert of a change the sandbox made, at its defaults: a move of 10 % or more, sold out, back on sale. */
+	const alerting = ({ changeType, previousRate, rate }: ExpectedChange) =>
+		changeType === 'soldOut' || changeType === 'backOnSale' || Math.abs(round2((round2((rate as number) - (previousRate as number)) / (previousRate as number)) * 100)) >= 10;
+	const changeOf = ({ hotelCode, websiteCode, checkIn, roomType, changeType, previousRate, rate }: ExpectedChange) =>
+		[hotelCode, websiteCode, checkIn.slice(0, 10), roomType, changeType, previousRate, rate].join('|');
+
+	it("alerts every change the sandbox expects of the second shop, once, though its records arrive while the first shop's are still compared", async () => {
+		const receiver = await startReceiver();
+		try {
+			await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
+			const recordsOf = (run: RunSummary) => sandbox.deliveries().filter((delivery) => delivery.runId === run.runId).flatMap((delivery) => [delivery.body].flat() as RateRecord[]);
+			await sandbox.runShop({ ...DEMO_SHOPS.today, perDelivery: 60 });
+			const first = await sandbox.runShop({ ...DEMO_SHOPS.wholeLatest, perDelivery: 60 });
+			const second = await sandbox.runShop({ ...DEMO_SHOPS.tomorrow, perDelivery: 60 });
+			const expected = (second.expectedChanges ?? []).filter(alerting).map(changeOf).sort();
+			// A pass over a shop takes seconds in n8n: each request to the rates table takes 200 ms here, so
+			// the second shop's records arrive while the first's are still compared, as they did in n8n
+			// (the first shop's executions were still running when the second's began).
+			api.plan((request) => (request.tableName === 'travel_pricing_rates' ? { kind: 'latency', ms: 200 } : undefined));
+			const records = [...recordsOf(first), ...recordsOf(second)] as unknown as IDataObject[];
+			const results = await runPool(
+				records.map((record) => async () => await runRateChanges(api, DETECT, [record])),
+				20,
+			);
+			expect(results.flatMap((result) => (result.error ? [result.error.message] : []))).toEqual([]);
+			expect(results.flatMap((result) => result.items.map((item) => changeText(item.json))).sort()).toEqual(expected);
+			expect(expected.length).toBeGreaterThanOrEqual(5);
+		} finally {
+			await receiver.close();
+		}
 	});
 });
