@@ -95,7 +95,8 @@ describe('the stored stay is its newest record whole', () => {
 		const before = api.rows('travel_pricing_rates')[0];
 		await runRateChanges(api, DETECT, shopOf(one, FIRST, () => 120));
 		const after = api.rows('travel_pricing_rates')[0];
-		expect([after.rates, after.collected]).toEqual([before.rates, before.collected]);
+		// Only the mark of a stay seen once goes: it has now been seen twice.
+		expect([String(before.rates).replace('!@', '@'), after.collected]).toEqual([after.rates, before.collected]);
 	});
 });
 
@@ -149,6 +150,26 @@ describe('every move between two collections of a stay alerts once, however the 
 		expect(alertsOf(result)).toEqual([...shopAlerts(few, baseRate, secondRate), ...shopAlerts(few, secondRate, thirdRate)].sort());
 	});
 
+	it('takes a late collection of a stay seen once as the previous rate of the stored one: the move alerts at the late record, once', async () => {
+		expect(await deliver(shopOf(stays, SECOND, secondRate), 56)).toEqual([]);
+		const late = await runRateChanges(api, DETECT, shopOf(stays, FIRST, baseRate));
+		expect(late.error).toBeUndefined();
+		expect(late.items.map((item) => changeText(item.json)).sort()).toEqual(expectedAlerts());
+		for (const { json } of late.items) expect([json.previousRate, json.previousCollected, json.dtCollected]).toEqual([json.onsiteRate, '2027-02-01T06:00:00.000Z', FIRST]);
+		// The stay has been seen twice now: the late records again, or one older still, are stale.
+		expect(await deliver(shopOf(stays, FIRST, baseRate), 56)).toEqual([]);
+		expect(await deliver(shopOf(stays, '2027-01-31T06:00:00Z', (stay, index) => baseRate(stay, index) * 2), 56)).toEqual([]);
+		// The stored rate is still the second shop's.
+		expect(await deliver(shopOf(stays, THIRD, thirdRate), 56)).toEqual(shopAlerts(stays, secondRate, thirdRate));
+	});
+
+	it('takes several late collections of a stay seen once in one delivery as the moves before the stored one', async () => {
+		expect(await deliver(shopOf(stays, THIRD, thirdRate), 56)).toEqual([]);
+		const result = await runRateChanges(api, DETECT, [...shopOf(stays, SECOND, secondRate), ...shopOf(stays, FIRST, baseRate)]);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => changeText(item.json)).sort()).toEqual(twoMoves());
+	});
+
 	it('alerts nothing for the same records delivered again, in one delivery or later, nor for a collection older than the stored one', async () => {
 		await deliver(shopOf(stays, FIRST, baseRate), 56);
 		const second = shopOf(stays, SECOND, secondRate);
@@ -165,7 +186,13 @@ describe('every move between two collections of a stay alerts once, however the 
 });
 
 describe("npm start's two back-to-back shops (step 5)", () => {
-	const sandbox = useSandbox({ speed: 0, clock: '2026-11-28T06:00:00Z' });
+	const CLOCK = '2026-11-28T06:00:00Z';
+	const sandbox = useSandbox({ speed: 0, clock: CLOCK });
+	// Each test its own shops, posted to its own receiver only.
+	beforeEach(() => {
+		sandbox.reset();
+		sandbox.setClock(CLOCK);
+	});
 
 	/** What Detect Changes must alert of a change the sandbox made, at its defaults: a move of 10 % or more, sold out, back on sale. */
 	const alerting = ({ changeType, previousRate, rate }: ExpectedChange) =>
@@ -173,7 +200,10 @@ describe("npm start's two back-to-back shops (step 5)", () => {
 	const changeOf = ({ hotelCode, websiteCode, checkIn, roomType, changeType, previousRate, rate }: ExpectedChange) =>
 		[hotelCode, websiteCode, checkIn.slice(0, 10), roomType, changeType, previousRate, rate].join('|');
 
-	it("alerts every change the sandbox expects of the second shop, once, though its records arrive while the first shop's are still compared", async () => {
+	it.each([
+		['the first shop first', false],
+		["the second shop first (the first shop's deliveries retried later)", true],
+	])("alerts every change the sandbox expects of the second shop, once, though its records arrive while the first shop's are still compared: %s", async (_, secondFirst) => {
 		const receiver = await startReceiver();
 		try {
 			await axios.post(`${sandbox.baseUrl}/webhook`, { endpoint: receiver.url, authType: 'none' }, { headers: { Authorization: `Bearer ${sandbox.credentials.accessToken}` } });
@@ -186,7 +216,8 @@ describe("npm start's two back-to-back shops (step 5)", () => {
 			// the second shop's records arrive while the first's are still compared, as they did in n8n
 			// (the first shop's executions were still running when the second's began).
 			api.plan((request) => (request.tableName === 'travel_pricing_rates' ? { kind: 'latency', ms: 200 } : undefined));
-			const records = [...recordsOf(first), ...recordsOf(second)] as unknown as IDataObject[];
+			const shops = [recordsOf(first), recordsOf(second)];
+			const records = (secondFirst ? shops.reverse() : shops).flat() as unknown as IDataObject[];
 			const results = await runPool(
 				records.map((record) => async () => await runRateChanges(api, DETECT, [record])),
 				20,
