@@ -7,7 +7,7 @@ import { runPool } from '../../platform/sandbox/delivery';
 import { round2 } from '../../nodes/RateChanges/rules/amounts';
 import { startReceiver } from '../sandbox/frozenSandbox';
 import { useSandbox } from '../harness';
-import { baseRate, changeText, chunks, DETECT, detectInDeliveries, runRateChanges, secondRate, secondShopAlerts, shopAlerts, shopOf, staysOf, useStandIn, type StaySpec } from '../harness/standIn';
+import { baseRate, changeText, chunks, DETECT, DIGEST, digestChangeText, detectInDeliveries, runRateChanges, secondRate, secondShopAlerts, shopAlerts, shopOf, staysOf, useStandIn, type StaySpec } from '../harness/standIn';
 import type { NodeRunResult } from '../harness';
 
 /**
@@ -161,6 +161,20 @@ describe('every move between two collections of a stay alerts once, however the 
 		expect(await deliver(shopOf(stays, '2027-01-31T06:00:00Z', (stay, index) => baseRate(stay, index) * 2), 56)).toEqual([]);
 		// The stored rate is still the second shop's.
 		expect(await deliver(shopOf(stays, THIRD, thirdRate), 56)).toEqual(shopAlerts(stays, secondRate, thirdRate));
+	});
+
+	it("puts out a late record's move once, from n8n's Retry, when its execution failed after writing the row", async () => {
+		const few = staysOf([100003], [1], '2027-02-20', 8);
+		await runRateChanges(api, DETECT, shopOf(few, SECOND, secondRate));
+		api.failNext({ match: { operation: 'updateRows', tableName: 'travel_pricing_rate_changes', where: (request) => JSON.stringify(request.body).includes('"confirmed"') }, fault: 'error500BeforeCommit', times: 5 });
+		const late = shopOf(few, FIRST, baseRate);
+		expect((await runRateChanges(api, DETECT, late)).error).toBeDefined();
+		const retried = await runRateChanges(api, DETECT, late, { mode: 'retry' });
+		expect(retried.error).toBeUndefined();
+		const moves = shopAlerts(few, baseRate, secondRate);
+		expect(retried.items.map((item) => changeText(item.json)).sort()).toEqual(moves);
+		const digest = await runRateChanges(api, DIGEST, [{}]);
+		expect(digest.items.flatMap((item) => (item.json.changes as IDataObject[]).map((change) => digestChangeText(change))).sort()).toEqual(moves);
 	});
 
 	it('takes several late collections of a stay seen once in one delivery as the moves before the stored one', async () => {

@@ -128,8 +128,11 @@ function detecting(store: Store, detect: DetectSettings): RecordOperation {
 		name: 'detectChanges',
 		rateField: detect.rateField,
 		tables: [ratesTable(detect.ratesTable)],
-		alertKey: stayIdentity,
-		recordKeys: (records) => new Set(records.collections.map(({ observation }) => stayIdentity(observation))),
+		// A record's alert, or the move from it to a stored collection of its stay seen once (see storeCollections).
+		ofRecords: (records) => {
+			const identities = new Set(records.collections.map(({ observation }) => stayIdentity(observation)));
+			return (alert) => identities.has(stayIdentity(alert)) || (alert.previousCollected !== null && identities.has(stayIdentity({ ...alert, dtCollected: alert.previousCollected })));
+		},
 		run: async (batch) => {
 			const { records } = batch;
 			const rates = await store.monthRows(ratesTable(detect.ratesTable));

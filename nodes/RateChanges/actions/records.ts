@@ -90,9 +90,8 @@ export interface RecordOperation {
 	name: string;
 	/** The rate its records are read for (staged records are read again with it). */
 	rateField: RateField;
-	alertKey: (alert: JournalAlert) => string;
-	/** The keys the batch's own records would give their alerts. */
-	recordKeys: (records: Records) => Set<string>;
+	/** Whether an alert is one the batch's own records would give (or gave, in an execution that died). */
+	ofRecords: (records: Records) => (alert: JournalAlert) => boolean;
 	/** The tables its writes go to: opened (and checked) before anything is staged or written. */
 	tables: TableSpec[];
 	/** The operation's writes for one batch of records (the execution's own, or staged ones). */
@@ -192,10 +191,9 @@ interface Compared {
 
 /** One batch of records through the operation, with the alerts of executions that died with the same records resolved. */
 async function compare({ store, journal, settings, queue, operation }: Pass, records: Records, retry: boolean): Promise<Compared> {
-	const mine = operation.recordKeys(records);
 	const { orphans, pinned } = await store.findOrphans(journal, {
 		operation: operation.name,
-		sameRecords: (alert) => mine.has(operation.alertKey(alert)),
+		sameRecords: operation.ofRecords(records),
 		retry,
 		ended: (entry) => queue.ended(entry.token),
 	});

@@ -202,8 +202,10 @@ export async function runStanding<TStanding>(
 		name: kind.operation,
 		rateField,
 		tables: [ratesTable(settings.ratesTable), positionsTable(settings.positionsTable)],
-		alertKey,
-		recordKeys: (batch) => new Set(groupsOf(kind, batch).map(groupAlertKey)),
+		ofRecords: (batch) => {
+			const keys = new Set(groupsOf(kind, batch).map(groupAlertKey));
+			return (alert) => keys.has(alertKey(alert));
+		},
 		run: async (batch) => await standOnce(store, settings, kind, batch, groupsOf(kind, batch.records)),
 	};
 	return await withRecordStore(store, settings, records, operation);
