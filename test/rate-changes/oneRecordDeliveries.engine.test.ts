@@ -141,6 +141,24 @@ describe.each(ORDERS)('Compare With My Hotel, Alert On: Rank Changed, one record
 		};
 	}
 
+	it('alerts exactly the changes of parity state of the finished shops (Every Change of State), each once, never a state of part of the websites', async () => {
+		/** My hotel on four websites, 4 nights: every website meets website 1 on the first shop; on the second, website 4 is dearer on every other night. */
+		const websites = staysOf([400001], [1, 2, 3, 4], '2027-02-26', 4);
+		const parityRate = (shop: string) => (stay: StaySpec, index: number) => (shop === SECOND && stay.websiteCode === 4 && (index % 4) % 2 === 0 ? 230 : 200);
+		const parity: INodeParameters = { operation: 'checkParity', parityHotelCode: '400001', referenceWebsiteCode: '1', parityAlertOn: 'stateChanges', options: {} };
+		const deliver = async (shop: string) => {
+			const results = await runPool(
+				arrange(collectedOverMinutes(shopOf(websites, shop, parityRate(shop)))).map((record) => async () => [await runRateChanges(api, DETECT, [record]), await runRateChanges(api, parity, [record])]),
+				inFlight,
+			);
+			expect(results.flat().flatMap((result) => (result.error ? [result.error.message] : []))).toEqual([]);
+			return results.flatMap(([, checked]) => checked.items.map(({ json }) => String(json.checkIn).slice(0, 10))).sort();
+		};
+		expect(await deliver(FIRST)).toEqual([]);
+		expect(await deliver(SECOND)).toEqual([night(0), night(2)]);
+		expect(await deliver(SECOND)).toEqual([]);
+	}, 120_000);
+
 	it('alerts exactly the rank changes of the finished shops, each once, never a rank of part of the comp set', async () => {
 		const first = await deliverThroughBoth(arrange(collectedOverMinutes(shopOf(market, FIRST, rateOf(FIRST)))));
 		expect(first).toEqual({ ranks: [], errors: [] });
