@@ -115,13 +115,20 @@ export function secondRate(stay: StaySpec, index: number): number {
 
 /** The alerts (as changeText gives them) that secondRate's shop after baseRate's must give at the defaults: moves of 10 % or more, sold out, back on sale. */
 export function secondShopAlerts(stays: readonly StaySpec[]): string[] {
+	return shopAlerts(stays, baseRate, secondRate);
+}
+
+/** The alerts (as changeText gives them) that the shop at `after`'s rates gives after the one at `before`'s, at the defaults. */
+export function shopAlerts(stays: readonly StaySpec[], before: (stay: StaySpec, index: number) => number, after: (stay: StaySpec, index: number) => number): string[] {
 	return stays
 		.flatMap((stay, index) => {
-			const [before, after] = [baseRate(stay, index), secondRate(stay, index)];
-			const roomType = stay.roomType ?? 'Double';
-			if (after === 0) return [[stay.hotelCode, stay.websiteCode, stay.checkIn, roomType, 'soldOut', before, null].join('|')];
-			if (Math.abs(after - before) / before < 0.1) return [];
-			return [[stay.hotelCode, stay.websiteCode, stay.checkIn, roomType, after > before ? 'up' : 'down', before, after].join('|')];
+			const [was, now] = [before(stay, index), after(stay, index)];
+			const prefix = [stay.hotelCode, stay.websiteCode, stay.checkIn, stay.roomType ?? 'Double'];
+			if (was === 0 && now === 0) return [];
+			if (now === 0) return [[...prefix, 'soldOut', was, null].join('|')];
+			if (was === 0) return [[...prefix, 'backOnSale', null, now].join('|')];
+			if (Math.abs(now - was) / was < 0.1) return [];
+			return [[...prefix, now > was ? 'up' : 'down', was, now].join('|')];
 		})
 		.sort();
 }

@@ -52,7 +52,7 @@ describe('with On Error: Continue, a record it cannot read becomes an error item
 		expect(result.items[3].json).toEqual({ error: expect.stringMatching(/^Invalid dtCollected \(empty\) in item 3:/) });
 		// Only the good records' stays reach the tables.
 		const cells = api.rows(RATES_TABLE_DEFAULT).map((row) => [row.guests, row.rates]);
-		expect(cells).toEqual([[2, '10=142.5/130/=@0'], [3, '10=142.5/130/=@0']]);
+		expect(cells).toEqual([[2, '10=142.5/130/=!@0'], [3, '10=142.5/130/=!@0']]);
 	});
 });
 

@@ -5,7 +5,7 @@ import {
 	compareWithStored,
 	isSoldOut,
 	meetsRule,
-	newestPerStay,
+	inCollectionOrder,
 	readObservation,
 	type ChangeRule,
 	type Observation,
@@ -370,29 +370,22 @@ describe('the rule decides which changes alert', () => {
 	});
 });
 
-describe('of several records of one stay in one run, only the newest is compared', () => {
+describe('several records of one stay in one batch are each compared, in collection order', () => {
 	function items(...records: Array<Record<string, unknown>>) {
 		return records.map((overrides, itemIndex) => ({ itemIndex, observation: observe(overrides) }));
 	}
+	const order = (batch: ReturnType<typeof items>) => inCollectionOrder(batch).map(({ itemIndex }) => itemIndex);
 
-	it('picks the newest record of a stay, wherever it comes in the items', () => {
-		const newest = newestPerStay(items({ dtCollected: COLLECTED }, { dtCollected: LATER }, { dtCollected: '2025-02-28T06:30:00Z' }));
-		expect(newest).toEqual(new Map([[observe().stayKey, 1]]));
+	it('keeps every collection of a stay, oldest first, wherever it comes in the items', () => {
+		expect(order(items({ dtCollected: LATER }, { dtCollected: COLLECTED }, { dtCollected: '2025-02-28T06:30:00Z' }))).toEqual([2, 1, 0]);
 	});
 
-	it('keeps the first item of records collected at the same time', () => {
-		const newest = newestPerStay(items({ onsiteRate: 100 }, { onsiteRate: 200 }, { onsiteRate: 300 }));
-		expect(newest).toEqual(new Map([[observe().stayKey, 0]]));
+	it('counts records of a stay collected at the same time once: the first item', () => {
+		expect(order(items({ onsiteRate: 100 }, { onsiteRate: 200 }, { onsiteRate: 300 }))).toEqual([0]);
+		expect(order(items({ dtCollected: LATER }, { dtCollected: COLLECTED }, { dtCollected: LATER }))).toEqual([1, 0]);
 	});
 
-	it('keeps one item for each stay', () => {
-		const newest = newestPerStay(items({ guests: 2 }, { guests: 3 }, { guests: 2, dtCollected: LATER }, { guests: 4 }));
-		expect(newest).toEqual(
-			new Map([
-				[observe({ guests: 2 }).stayKey, 2],
-				[observe({ guests: 3 }).stayKey, 1],
-				[observe({ guests: 4 }).stayKey, 3],
-			]),
-		);
+	it('keeps the records of other stays collected at the same time, in item order', () => {
+		expect(order(items({ guests: 2 }, { guests: 3 }, { guests: 2, dtCollected: LATER }, { guests: 4 }))).toEqual([0, 1, 3, 2]);
 	});
 });

@@ -105,3 +105,66 @@ describe.each(SHAPES)('Compare With My Hotel and Check Parity, one record a POST
 		expect(listed.filter((line) => line.includes('|parityLoss|'))).toHaveLength(losses.length);
 	});
 });
+
+/**
+ * One delivery at a time: each record is in the rates table before its own Compare With My Hotel
+ * runs, so the last record of a stay-night's comp set completes it. With deliveries in flight at
+ * once, a record staged for Detect Changes' pass can reach the rates table after its own Compare
+ * With My Hotel ran, and no view of the comp set may ever be whole (the limit the reference page
+ * names).
+ */
+describe.each(ORDERS)('Compare With My Hotel, Alert On: Rank Changed, one record a POST through Detect Changes then Compare With My Hotel, one at a time, $order', ({ arrange }) => {
+	const inFlight = 1;
+	/** My hotel (1) between three competitors on websites 1 and 2, 4 nights: third on the first shop; on the second, competitor 4 drops below me on every other night. */
+	const market = staysOf([400001, 400002, 400003, 400004], [1, 2], '2027-02-26', 4);
+	const rateOf = (shop: string) => (stay: StaySpec, index: number) => {
+		if (stay.hotelCode === 400004) return shop === SECOND && (index % 4) % 2 === 0 ? 170 : 220;
+		return { 400001: 200, 400002: 180, 400003: 190 }[stay.hotelCode] as number;
+	};
+	/** A shop collects its comp set over 40 minutes: each record its own collection time. */
+	const collectedOverMinutes = (records: IDataObject[]) =>
+		records.map((record, index) => ({ ...record, dtCollected: new Date(Date.parse(String(record.dtCollected)) + (index * 40 * 60_000) / records.length).toISOString() }));
+	const compare: INodeParameters = { operation: 'compareWithMyHotel', myHotelCode: '400001', compareAlertOn: 'rankChanged', options: {} };
+	const night = (day: number) => `2027-${day < 3 ? `02-${26 + day}` : `03-0${day - 2}`}`;
+	// The finished shops: third of four on every night and website, then fourth on the even nights.
+	const moved = [0, 2].flatMap((day) => [`${night(day)}|1|3→4`, `${night(day)}|2|3→4`]).sort();
+
+	/** As the shipped example runs them: each delivery's execution runs Detect Changes, then Compare With My Hotel. */
+	async function deliverThroughBoth(records: IDataObject[]): Promise<{ ranks: string[]; errors: string[] }> {
+		const results = await runPool(
+			records.map((record) => async () => [await runRateChanges(api, DETECT, [record]), await runRateChanges(api, compare, [record])]),
+			inFlight,
+		);
+		return {
+			ranks: results.flatMap(([, compared]) => compared.items.map(({ json }) => `${String(json.checkIn).slice(0, 10)}|${json.websiteCode}|${json.previousRank}→${json.rank}`)).sort(),
+			errors: results.flat().flatMap((result) => (result.error ? [result.error.message] : [])),
+		};
+	}
+
+	it('alerts exactly the changes of parity state of the finished shops (Every Change of State), each once, never a state of part of the websites', async () => {
+		/** My hotel on four websites, 4 nights: every website meets website 1 on the first shop; on the second, website 4 is dearer on every other night. */
+		const websites = staysOf([400001], [1, 2, 3, 4], '2027-02-26', 4);
+		const parityRate = (shop: string) => (stay: StaySpec, index: number) => (shop === SECOND && stay.websiteCode === 4 && (index % 4) % 2 === 0 ? 230 : 200);
+		const parity: INodeParameters = { operation: 'checkParity', parityHotelCode: '400001', referenceWebsiteCode: '1', parityAlertOn: 'stateChanges', options: {} };
+		const deliver = async (shop: string) => {
+			const results = await runPool(
+				arrange(collectedOverMinutes(shopOf(websites, shop, parityRate(shop)))).map((record) => async () => [await runRateChanges(api, DETECT, [record]), await runRateChanges(api, parity, [record])]),
+				inFlight,
+			);
+			expect(results.flat().flatMap((result) => (result.error ? [result.error.message] : []))).toEqual([]);
+			return results.flatMap(([, checked]) => checked.items.map(({ json }) => String(json.checkIn).slice(0, 10))).sort();
+		};
+		expect(await deliver(FIRST)).toEqual([]);
+		expect(await deliver(SECOND)).toEqual([night(0), night(2)]);
+		expect(await deliver(SECOND)).toEqual([]);
+	}, 120_000);
+
+	it('alerts exactly the rank changes of the finished shops, each once, never a rank of part of the comp set', async () => {
+		const first = await deliverThroughBoth(arrange(collectedOverMinutes(shopOf(market, FIRST, rateOf(FIRST)))));
+		expect(first).toEqual({ ranks: [], errors: [] });
+		const second = await deliverThroughBoth(arrange(collectedOverMinutes(shopOf(market, SECOND, rateOf(SECOND)))));
+		expect(second).toEqual({ ranks: moved, errors: [] });
+		// The same records again are the same run: nothing more.
+		expect(await deliverThroughBoth(arrange(collectedOverMinutes(shopOf(market, SECOND, rateOf(SECOND)))))).toEqual({ ranks: [], errors: [] });
+	}, 120_000);
+});

@@ -156,9 +156,9 @@ function checking(parity: ParitySettings, names: ReadonlyMap<number, string>): S
 			);
 			return { standing, state: parityStates(standing) };
 		},
-		verdict: (group, worked, previous, mayAlert, wholeView) => {
-			// A loss stays a loss whatever more arrives; another change of state waits for the run's widest view.
-			const stateChanged = mayAlert && (parity.alertOn === 'losses' || wholeView) && changedState(worked, previous?.value);
+		verdict: (group, worked, previous, mayAlert, complete) => {
+			// A loss stays a loss whatever more arrives; another change of state waits for the whole comp set (a complete view).
+			const stateChanged = mayAlert && (parity.alertOn === 'losses' || complete) && changedState(worked, previous?.value);
 			const alerting = mayAlert && (parity.alertOn === 'losses' ? worked.standing.losses > 0 : stateChanged);
 			const first = group.items[0].observation;
 			return {

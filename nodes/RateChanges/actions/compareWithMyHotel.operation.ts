@@ -128,13 +128,13 @@ interface Worked {
 
 function comparing(compare: CompareSettings): StandingKind<Worked> {
 	const rule = { myHotelCode: compare.myHotelCode, sameWebsite: compare.sameWebsite, rateField: compare.rateField };
-	const standingOf = (group: Parameters<StandingKind<Worked>['work']>[0], worked: Worked, previousState: string | undefined, mayAlert: boolean, wholeView: boolean): CompareStanding => {
+	const standingOf = (group: Parameters<StandingKind<Worked>['work']>[0], worked: Worked, previousState: string | undefined, mayAlert: boolean, complete: boolean): CompareStanding => {
 		const previousRank = previousState === undefined || previousState === '' ? null : Number(previousState);
 		return {
 			first: group.items[0].observation,
 			position: worked.position,
 			previousRank,
-			rankChanged: mayAlert && wholeView && previousState !== undefined && worked.position.rank !== previousRank,
+			rankChanged: mayAlert && complete && previousState !== undefined && worked.position.rank !== previousRank,
 			undercut: isUndercut(worked.position, compare.undercut),
 			myName: worked.myName,
 			myRoomType: worked.myRoomType,
@@ -161,8 +161,8 @@ function comparing(compare: CompareSettings): StandingKind<Worked> {
 			const myName = stays.find((stay) => stay.hotelCode === compare.myHotelCode)?.hotelName ?? '';
 			return { standing: { position, myName, myRoomType: mine?.rate ? mine.roomType : '' }, state: position.rank === null ? '' : String(position.rank) };
 		},
-		verdict: (group, { standing: worked }, previous, mayAlert, wholeView) => {
-			const standing = standingOf(group, worked, previous?.value, mayAlert, wholeView);
+		verdict: (group, { standing: worked }, previous, mayAlert, complete) => {
+			const standing = standingOf(group, worked, previous?.value, mayAlert, complete);
 			const item = compareItem(rule, standing);
 			if (worked.position.position === 'notShopped') return { always: false, alerting: false, alerts: [], item };
 			const alerting = compare.alertOn === 'always' || (compare.alertOn === 'undercut' ? mayAlert && standing.undercut : standing.rankChanged);

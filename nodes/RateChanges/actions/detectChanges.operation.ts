@@ -9,18 +9,21 @@ import {
 	stayMonthOf,
 	stayMonthRow,
 	storedRate,
+	storedStay,
+	withEarlierCollection,
 	withObservation,
 	type StayMonth,
 } from '../storage/stayMonths';
 import { ratesTable } from '../storage/tables';
-import { compareWithStored, meetsRule, type ChangeRule, type Observation, type RateChange, type RateField } from '../rules/observation';
+import { compareWithStored, meetsRule, type ChangeRule, type Comparison, type Observation, type RateChange, type RateField } from '../rules/observation';
 
 import { booleanField, numberField, optionField, rateFieldField, readSettings, recordSettings, showFor, type RecordSettings } from './fields';
 import { byIdentity, readRecords, stayIdentity, withRecordStore, type Batch, type ObservedItem, type RecordOperation } from './records';
 
 /**
- * Detect Changes: each stay's newest record against the one stored for it, the stored one moving
- * on, and the records whose change is worth an alert put out (docs/nodes/rate-changes.md).
+ * Detect Changes: each collection of a stay, in collection order, against the one before it (the
+ * stored one for the first), the stored one moving on, and the records whose change is worth an
+ * alert put out (docs/nodes/rate-changes.md).
  */
 
 /** Its option in the Operation field (the router lists it). */
@@ -119,28 +122,38 @@ export async function execute(this: IExecuteFunctions, store: Store): Promise<IN
 	return await withRecordStore(store, detect, readRecords(this, detect.rateField), detecting(store, detect));
 }
 
-/** A record's alert is its stay's at its collection time: one record, one alert at most. */
+/** An alert is its stay's at the collection time of the rate it moved to: one alert at most per collection. */
 function detecting(store: Store, detect: DetectSettings): RecordOperation {
 	return {
 		name: 'detectChanges',
 		rateField: detect.rateField,
 		tables: [ratesTable(detect.ratesTable)],
-		alertKey: stayIdentity,
-		recordKeys: (records) => new Set(records.newest.map(({ observation }) => stayIdentity(observation))),
+		// A record's alert, or the move from it to a stored collection of its stay seen once (see storeCollections).
+		ofRecords: (records) => {
+			const identities = new Set(records.collections.map(({ observation }) => stayIdentity(observation)));
+			return (alert) => identities.has(stayIdentity(alert)) || (alert.previousCollected !== null && identities.has(stayIdentity({ ...alert, dtCollected: alert.previousCollected })));
+		},
 		run: async (batch) => {
 			const { records } = batch;
 			const rates = await store.monthRows(ratesTable(detect.ratesTable));
 			await batch.tidy([rates]);
-			const { alerts, contested } = await storeNewest(store, batch, rates, detect);
+			const { alerts, contested } = await storeCollections(store, batch, rates, detect);
 			return {
 				alerts,
 				contested,
-				// Each record whose stay alerted, as it came in, with what changed.
+				// Each record whose stay alerted, as it came in, with what changed. The move to a stored
+				// collection from a record collected before it comes out at that record, which brought it.
 				output: (owned) => {
+					const inBatch = new Set(records.collections.map(({ observation }) => stayIdentity(observation)));
 					const byStay = byIdentity(owned, stayIdentity);
-					return records.newest.flatMap(({ itemIndex, observation }) => {
-						const [alert] = byStay.get(stayIdentity(observation)) ?? [];
-						return alert ? [{ at: itemIndex, item: { json: { ...records.items[itemIndex].json, websiteName: alert.websiteName ?? '', ...changeFields(alert) }, pairedItem: { item: itemIndex } } }] : [];
+					const byPrevious = byIdentity(
+						owned.filter((alert) => alert.previousCollected !== null && !inBatch.has(stayIdentity(alert))),
+						(alert) => stayIdentity({ ...alert, dtCollected: alert.previousCollected as string }),
+					);
+					return records.collections.flatMap(({ itemIndex, observation }) => {
+						const identity = stayIdentity(observation);
+						const alerts = [...(byStay.get(identity) ?? []).slice(0, 1), ...(byPrevious.get(identity) ?? [])];
+						return alerts.map((alert) => ({ at: itemIndex, item: { json: { ...records.items[itemIndex].json, websiteName: alert.websiteName ?? '', ...changeFields(alert) }, pairedItem: { item: itemIndex } } }));
 					});
 				},
 			};
@@ -153,11 +166,17 @@ function changeFields(alert: JournalAlert): RateChange {
 	return { changeType: changeType as RateChange['changeType'], previousRate, rate, change, changePercent, previousCollected };
 }
 
-/** The newest record of each stay into its stay month, round by round, and the alerts they make. */
-async function storeNewest(store: Store, batch: Batch, rates: MonthRows, detect: DetectSettings): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
-	const { newest } = batch.records;
+/**
+ * Each collection of each stay into its stay month, oldest first, round by round, and the alerts
+ * they make: one alert at most per collection, each compared with the collection before it. A
+ * record collected before the stored one is stale, but where the stored one is the stay's only
+ * collection (seenOnce): it is then that collection's previous rate, and the move between them
+ * alerts as the stored collection's, once.
+ */
+async function storeCollections(store: Store, batch: Batch, rates: MonthRows, detect: DetectSettings): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
+	const { collections } = batch.records;
 	const byMonth = new Map<string, Observation[]>();
-	for (const { observation } of newest) {
+	for (const { observation } of collections) {
 		const key = stayMonthKey(stayMonthOf(observation));
 		byMonth.set(key, [...(byMonth.get(key) ?? []), observation]);
 	}
@@ -172,21 +191,44 @@ async function storeNewest(store: Store, batch: Batch, rates: MonthRows, detect:
 		let month = startOf(key, row);
 		const alerts: JournalAlert[] = [];
 		let moved = false;
+		const alertOn = (observation: Observation, comparison: Comparison) => {
+			if (comparison.kind === 'change' && meetsRule(comparison.change, detect.rule)) alerts.push(changeAlert(key, observation, comparison.change, detect.rateField));
+		};
+		// By day, the latest record of this batch collected before its stay's one stored collection:
+		// the previous rate of that collection, compared once every such record of the day is in.
+		const earlier = new Map<number, Observation>();
+		const compareStoredWithEarlier = (day: number) => {
+			const previous = earlier.get(day);
+			const stay = storedStay(month, day);
+			if (!previous || !stay) return;
+			earlier.delete(day);
+			alertOn({ ...stay, websiteName: previous.websiteName }, compareWithStored(stay, previous, detect.rateField));
+			month = withEarlierCollection(month, day);
+			moved = true;
+		};
 		for (const observation of byMonth.get(key) as Observation[]) {
-			const day = month.days.get(dayOf(observation.checkIn));
-			const comparison = compareWithStored(observation, day && storedRate(day), detect.rateField);
+			const day = dayOf(observation.checkIn);
+			const stored = month.days.get(day);
+			if (stored?.value.seenOnce && observation.dtCollected < stored.dtCollected) {
+				const previous = earlier.get(day);
+				if (previous) alertOn(observation, compareWithStored(observation, previous, detect.rateField));
+				earlier.set(day, observation);
+				continue;
+			}
+			compareStoredWithEarlier(day);
+			const latest = month.days.get(day);
+			const comparison = compareWithStored(observation, latest && storedRate(latest), detect.rateField);
 			if (comparison.kind === 'stale') continue;
 			month = withObservation(month, observation);
 			moved = true;
-			if (comparison.kind === 'change' && meetsRule(comparison.change, detect.rule)) {
-				alerts.push(changeAlert(key, observation, comparison.change, detect.rateField));
-			}
+			alertOn(observation, comparison);
 		}
+		for (const day of [...earlier.keys()]) compareStoredWithEarlier(day);
 		return { key, alerts, data: moved ? stayMonthRow(withoutPastDays(month)) : undefined };
 	};
 	const result = await store.writeInRounds({ rows: rates, keys, stored, plan, alerting: { journal: batch.journal, operation: 'detectChanges', pinned: batch.pinned } });
 	const contested = new Set(result.contested);
-	return { alerts: result.alerts, contested: newest.filter(({ observation }) => contested.has(stayMonthKey(stayMonthOf(observation)))) };
+	return { alerts: result.alerts, contested: collections.filter(({ observation }) => contested.has(stayMonthKey(stayMonthOf(observation)))) };
 }
 
 /** A stay whose check-in is two days before the newest collection of its month has passed: it goes from the row. */

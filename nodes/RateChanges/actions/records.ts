@@ -7,7 +7,7 @@ import { PassQueue, type Staged } from '../storage/queue';
 import type { TableSpec } from '../storage/dataTables';
 import type { Journal, JournalAlert, MonthRows, Store } from '../storage/store';
 import { queueTable } from '../storage/tables';
-import { newestPerStay, readObservation, type Observation, type RateField } from '../rules/observation';
+import { inCollectionOrder, readObservation, type Observation, type RateField } from '../rules/observation';
 
 import type { RecordSettings } from './fields';
 
@@ -29,8 +29,8 @@ export interface Records {
 	checked: Array<Settled<Observation>>;
 	/** Every good record. */
 	observed: ObservedItem[];
-	/** Of several records of one stay, the newest (the first of equally new ones): the ones compared. */
-	newest: ObservedItem[];
+	/** Each collection of a stay once (the first item of records of one stay collected at the same time), oldest first: what Detect Changes compares. */
+	collections: ObservedItem[];
 }
 
 export function readRecords(context: IExecuteFunctions, rateField: RateField): Records {
@@ -43,8 +43,7 @@ export function readRecords(context: IExecuteFunctions, rateField: RateField): R
 
 function recordsOf(items: INodeExecutionData[], checked: Array<Settled<Observation>>): Records {
 	const observed = checked.flatMap((read, itemIndex): ObservedItem[] => ('value' in read ? [{ itemIndex, observation: read.value }] : []));
-	const newest = new Set(newestPerStay(observed).values());
-	return { items, checked, observed, newest: observed.filter(({ itemIndex }) => newest.has(itemIndex)) };
+	return { items, checked, observed, collections: inCollectionOrder(observed) };
 }
 
 /** Records staged for the pass, checked when they were staged: read again the same way. Each item tells which staged row it came from, and where in it. */
@@ -91,9 +90,8 @@ export interface RecordOperation {
 	name: string;
 	/** The rate its records are read for (staged records are read again with it). */
 	rateField: RateField;
-	alertKey: (alert: JournalAlert) => string;
-	/** The keys the batch's own records would give their alerts. */
-	recordKeys: (records: Records) => Set<string>;
+	/** Whether an alert is one the batch's own records would give (or gave, in an execution that died). */
+	ofRecords: (records: Records) => (alert: JournalAlert) => boolean;
 	/** The tables its writes go to: opened (and checked) before anything is staged or written. */
 	tables: TableSpec[];
 	/** The operation's writes for one batch of records (the execution's own, or staged ones). */
@@ -193,10 +191,9 @@ interface Compared {
 
 /** One batch of records through the operation, with the alerts of executions that died with the same records resolved. */
 async function compare({ store, journal, settings, queue, operation }: Pass, records: Records, retry: boolean): Promise<Compared> {
-	const mine = operation.recordKeys(records);
 	const { orphans, pinned } = await store.findOrphans(journal, {
 		operation: operation.name,
-		sameRecords: (alert) => mine.has(operation.alertKey(alert)),
+		sameRecords: operation.ofRecords(records),
 		retry,
 		ended: (entry) => queue.ended(entry.token),
 	});

@@ -62,12 +62,12 @@ export interface StandingKind<TStanding> {
 	groupOf: (observation: Observation) => Omit<Group, 'items'> | undefined;
 	work: (group: Group, stays: readonly Observation[]) => Worked<TStanding>;
 	/**
-	 * `mayAlert`: the run has not alerted the stay-night yet. `wholeView`: this batch sees at least
-	 * as many of the run's rates as any batch before it: a change of rank or of parity state, which
-	 * later records can move either way, alerts only then (an undercut or a loss, which more records
-	 * never take back, alerts from any view).
+	 * `mayAlert`: the run has not alerted the stay-night yet. `complete`: this batch sees at least as
+	 * many of the run's rates as any batch before it, and as many as the last run ended with: a
+	 * change of rank or of parity state, which later records can move either way, alerts only then
+	 * (an undercut or a loss, which more records never take back, alerts from any view).
 	 */
-	verdict: (group: Group, worked: Worked<TStanding>, previous: DayCell<string> | undefined, mayAlert: boolean, wholeView: boolean) => Verdict;
+	verdict: (group: Group, worked: Worked<TStanding>, previous: DayCell<string> | undefined, mayAlert: boolean, complete: boolean) => Verdict;
 }
 
 /** A stay-night's alert key: its positions row, its day, the kind and the collection time of its first record. */
@@ -109,25 +109,32 @@ function groupAlertKey(group: Group): string {
 export const RUN_MS = 6 * 3_600_000;
 
 /**
- * What a positions day remembers: the state the last run ended with, this run's (worked out from
- * `seen` rates, the most any batch of the run saw), and whether this run alerted.
+ * What a positions day remembers: the state the last run ended with and the rates it saw
+ * (`beforeSeen`), this run's state (worked out from `seen` rates, the most any batch of the run
+ * saw), and whether this run alerted.
  */
 interface RunCell {
 	before: string | undefined;
 	now: string;
 	alerted: boolean;
 	seen: number;
+	beforeSeen: number;
 }
 
-/** `before~now~1~seen`, `?` for a stay-night never worked out before; a value without `~` is a run's state alone. */
+/**
+ * `before~now~1~seen~beforeSeen`, `?` for a stay-night never worked out before; a value without `~`
+ * is a run's state alone. A cell written before `beforeSeen` was kept reads it as 0: its run is
+ * judged from its largest view, as it was.
+ */
 function readRunCell(value: string): RunCell {
 	const parts = value.split('~');
-	if (parts.length < 3) return { before: undefined, now: value, alerted: false, seen: 0 };
-	return { before: parts[0] === '?' ? undefined : parts[0], now: parts[1], alerted: parts[2] === '1', seen: Number(parts[3] ?? 0) || 0 };
+	if (parts.length < 3) return { before: undefined, now: value, alerted: false, seen: 0, beforeSeen: 0 };
+	const count = (part: string | undefined) => Number(part ?? 0) || 0;
+	return { before: parts[0] === '?' ? undefined : parts[0], now: parts[1], alerted: parts[2] === '1', seen: count(parts[3]), beforeSeen: count(parts[4]) };
 }
 
-function runCellText({ before, now, alerted, seen }: RunCell): string {
-	return [before ?? '?', now, alerted ? '1' : '', String(seen)].join('~');
+function runCellText({ before, now, alerted, seen, beforeSeen }: RunCell): string {
+	return [before ?? '?', now, alerted ? '1' : '', String(seen), String(beforeSeen)].join('~');
 }
 
 function msOf(time: string): number {
@@ -137,9 +144,10 @@ function msOf(time: string): number {
 /**
  * A positions month with this batch's stay-nights in it. Each stay-night is worked out again with
  * every record of its run that has arrived, and alerts at most once a run: the first batch whose
- * records show an undercut (or a parity loss, a new rank, a new parity state) alerts, and no later
- * one of the same run does; the same records again are the same run and alert nothing. A run is
- * compared with the state the run before it ended with. Records of an older run change nothing.
+ * records show an undercut or a parity loss alerts, and no later one of the same run does; a new
+ * rank or parity state alerts only from a complete view (see `complete` in StandingKind); the same
+ * records again are the same run and alert nothing. A run is compared with the state the run
+ * before it ended with. Records of an older run change nothing.
  */
 function planMonth<TStanding>(
 	kind: StandingKind<TStanding>,
@@ -159,16 +167,20 @@ function planMonth<TStanding>(
 		const older = stored !== undefined && msOf(collected) <= msOf(stored.dtCollected) - RUN_MS;
 		const newRun = stored === undefined || msOf(collected) >= msOf(stored.dtCollected) + RUN_MS;
 		const before = newRun ? cell?.now : cell?.before;
+		const beforeSeen = (newRun ? cell?.seen : cell?.beforeSeen) ?? 0;
 		const mayAlert = !older && (newRun || !cell?.alerted);
-		// Part of what an earlier batch of the run saw (the same records again, in smaller deliveries, with no rates table behind them).
-		const wholeView = newRun || result.seen >= (cell?.seen ?? 0);
-		const verdict = kind.verdict(group, result, before === undefined ? undefined : { value: before, dtCollected: stored?.dtCollected ?? collected }, mayAlert, wholeView);
+		// Less than an earlier batch of the run saw (the same records again, in smaller deliveries, with no rates table behind them).
+		const largest = newRun || result.seen >= (cell?.seen ?? 0);
+		// A change of rank or of parity state is judged from the whole comp set: once the run's view
+		// holds as many rates as the last run ended with (every hotel and website of it has reported).
+		const complete = largest && result.seen >= beforeSeen;
+		const verdict = kind.verdict(group, result, before === undefined ? undefined : { value: before, dtCollected: stored?.dtCollected ?? collected }, mayAlert, complete);
 		verdicts.set(group.key, verdict);
 		alerts.push(...verdict.alerts.map((alert) => ({ ...alert, block: month.key })));
 		if (older) continue;
 		const alerted = (!newRun && cell?.alerted === true) || verdict.alerting;
-		const state = wholeView ? { now: result.state, seen: result.seen } : { now: (cell as RunCell).now, seen: (cell as RunCell).seen };
-		days.set(day, { value: runCellText({ before, ...state, alerted }), dtCollected: newRun ? collected : (stored as DayCell<string>).dtCollected });
+		const state = largest ? { now: result.state, seen: result.seen } : { now: (cell as RunCell).now, seen: (cell as RunCell).seen };
+		days.set(day, { value: runCellText({ before, ...state, alerted, beforeSeen }), dtCollected: newRun ? collected : (stored as DayCell<string>).dtCollected });
 	}
 	const moved = [...days].some(([day, cell]) => month.days.get(day)?.value !== cell.value || month.days.get(day)?.dtCollected !== cell.dtCollected);
 	return { key: month.key, alerts, data: moved ? positionMonthRow({ ...month, days }) : undefined };
@@ -202,8 +214,10 @@ export async function runStanding<TStanding>(
 		name: kind.operation,
 		rateField,
 		tables: [ratesTable(settings.ratesTable), positionsTable(settings.positionsTable)],
-		alertKey,
-		recordKeys: (batch) => new Set(groupsOf(kind, batch).map(groupAlertKey)),
+		ofRecords: (batch) => {
+			const keys = new Set(groupsOf(kind, batch).map(groupAlertKey));
+			return (alert) => keys.has(alertKey(alert));
+		},
 		run: async (batch) => await standOnce(store, settings, kind, batch, groupsOf(kind, batch.records)),
 	};
 	return await withRecordStore(store, settings, records, operation);

@@ -230,19 +230,22 @@ export function meetsRule(change: RateChange, rule: ChangeRule): boolean {
 }
 
 /**
- * Several records of one stay in one run of the node (a delivery that repeats a record, or two
- * shops at once): only the newest is compared, as it would be had they come one by one, since the
- * older one is then stale. Ties keep the first item. Returns the item indexes to compare.
+ * Several records of one stay in one batch (two shops in one delivery, or the staged records of
+ * several executions in one pass): each collection is compared, in collection order, the first with
+ * the stored record and each later one with the one before it, as had they come one by one in that
+ * order, so no move between two shops is lost to how their records were grouped. Records of one
+ * stay collected at the same time are one collection (the same record delivered again): the first
+ * item counts. Returns those items, oldest collection first (ties in item order).
  */
-export function newestPerStay(observations: ReadonlyArray<{ itemIndex: number; observation: Observation }>): Map<string, number> {
-	const newest = new Map<string, { itemIndex: number; dtCollected: string }>();
-	for (const { itemIndex, observation } of observations) {
-		const current = newest.get(observation.stayKey);
-		if (!current || observation.dtCollected > current.dtCollected) {
-			newest.set(observation.stayKey, { itemIndex, dtCollected: observation.dtCollected });
-		}
-	}
-	return new Map([...newest].map(([stayKey, { itemIndex }]) => [stayKey, itemIndex]));
+export function inCollectionOrder<T extends { itemIndex: number; observation: Observation }>(observations: readonly T[]): T[] {
+	const seen = new Set<string>();
+	const collections = observations.filter(({ observation }) => {
+		const collection = `${observation.stayKey}|${observation.dtCollected}`;
+		if (seen.has(collection)) return false;
+		seen.add(collection);
+		return true;
+	});
+	return collections.sort((a, b) => (a.observation.dtCollected === b.observation.dtCollected ? a.itemIndex - b.itemIndex : a.observation.dtCollected < b.observation.dtCollected ? -1 : 1));
 }
 
 /** A whole number read from a stored row (Data Tables hand numbers back as numbers, or text on some databases). */

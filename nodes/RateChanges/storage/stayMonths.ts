@@ -17,6 +17,11 @@ export interface StayRates {
 	netRate: number | null;
 	totalRate: number | null;
 	currency: string;
+	/**
+	 * The stay's one collection so far: a record collected before it, arriving later, is then the
+	 * previous rate it was never compared with (Detect Changes, docs/nodes/rate-changes.md).
+	 */
+	seenOnce: boolean;
 }
 
 export interface StayMonthKey {
@@ -60,20 +65,23 @@ export function checkInOf(month: string, day: number): string {
 
 /**
  * `onsite/net/total`, with `=` for a total equal to the onsite rate (the tax is included) and
- * nothing for an unknown rate; `#EUR` after it when the stay's currency is not the row's.
+ * nothing for an unknown rate; `#EUR` after it when the stay's currency is not the row's; `!` last
+ * while the stay has been seen once. A row written before `!` was kept reads as seen more than
+ * once: a late record is then stale, as it always was.
  */
 function stayRatesCodec(rowCurrency: string): CellValueCodec<StayRates> {
 	return {
-		encode: ({ onsiteRate, netRate, totalRate, currency }) => {
+		encode: ({ onsiteRate, netRate, totalRate, currency, seenOnce }) => {
 			const total = totalRate !== null && totalRate === onsiteRate ? '=' : numberText(totalRate);
 			const rates = `${numberText(onsiteRate)}/${numberText(netRate)}/${total}`;
-			return currency === rowCurrency ? rates : `${rates}#${currency}`;
+			return `${currency === rowCurrency ? rates : `${rates}#${currency}`}${seenOnce ? '!' : ''}`;
 		},
 		decode: (text) => {
-			const [rates, currency = rowCurrency] = text.split('#');
+			const seenOnce = text.endsWith('!');
+			const [rates, currency = rowCurrency] = (seenOnce ? text.slice(0, -1) : text).split('#');
 			const [onsite = '', net = '', total = ''] = rates.split('/');
 			const onsiteRate = textNumber(onsite);
-			return { onsiteRate, netRate: textNumber(net), totalRate: total === '=' ? onsiteRate : textNumber(total), currency };
+			return { onsiteRate, netRate: textNumber(net), totalRate: total === '=' ? onsiteRate : textNumber(total), currency, seenOnce };
 		},
 	};
 }
@@ -147,7 +155,8 @@ export function storedRate(day: { value: StayRates; dtCollected: string }): Stor
 export function withObservation(month: StayMonth, observation: Observation): StayMonth {
 	const days = new Map(month.days);
 	const { onsiteRate, netRate, totalRate, currency, dtCollected } = observation;
-	days.set(dayOf(observation.checkIn), { value: { onsiteRate, netRate, totalRate, currency }, dtCollected });
+	const day = dayOf(observation.checkIn);
+	days.set(day, { value: { onsiteRate, netRate, totalRate, currency, seenOnce: !month.days.has(day) }, dtCollected });
 	const newest = [...month.days.values()].every((day) => day.dtCollected <= dtCollected);
 	if (!newest) return { ...month, days };
 	return {
@@ -161,29 +170,45 @@ export function withObservation(month: StayMonth, observation: Observation): Sta
 	};
 }
 
+/** The month once the stay of `day`, seen once, has been compared with a collection before it: its rates stay, it is no longer seen once. */
+export function withEarlierCollection(month: StayMonth, day: number): StayMonth {
+	const stored = month.days.get(day);
+	if (!stored) return month;
+	return { ...month, days: new Map(month.days).set(day, { ...stored, value: { ...stored.value, seenOnce: false } }) };
+}
+
 function text(value: unknown): string {
 	return value === null || value === undefined ? '' : String(value);
 }
 
 /** Every stay of a month row as an observation, the shape incoming records have: the one mapping from a stored row to the model. */
 export function storedStays(month: StayMonth): Observation[] {
-	return [...month.days].map(([day, { value, dtCollected }]) => {
-		const checkIn = checkInOf(month.month, day);
-		const { hotelCode, websiteCode, los, guests, roomType } = month;
-		return {
-			stayKey: [hotelCode, websiteCode, checkIn, los, guests, roomType].join('|'),
-			hotelCode,
-			websiteCode,
-			checkIn,
-			los,
-			guests,
-			roomType,
-			shopId: month.shopId,
-			hotelName: month.hotelName,
-			...value,
-			dtCollected,
-			latitude: month.latitude,
-			longitude: month.longitude,
-		};
-	});
+	return [...month.days.keys()].flatMap((day) => storedStay(month, day) ?? []);
+}
+
+/** The stay of one day of a month row as an observation; undefined when the row has no stay that day. */
+export function storedStay(month: StayMonth, day: number): Observation | undefined {
+	const stored = month.days.get(day);
+	if (!stored) return undefined;
+	const checkIn = checkInOf(month.month, day);
+	const { hotelCode, websiteCode, los, guests, roomType } = month;
+	const { onsiteRate, netRate, totalRate, currency } = stored.value;
+	return {
+		stayKey: [hotelCode, websiteCode, checkIn, los, guests, roomType].join('|'),
+		hotelCode,
+		websiteCode,
+		checkIn,
+		los,
+		guests,
+		roomType,
+		shopId: month.shopId,
+		hotelName: month.hotelName,
+		onsiteRate,
+		netRate,
+		totalRate,
+		currency,
+		dtCollected: stored.dtCollected,
+		latitude: month.latitude,
+		longitude: month.longitude,
+	};
 }

@@ -1,5 +1,5 @@
 import { packCells, unpackCells, type CellValueCodec, type MonthCells } from '../../../nodes/RateChanges/storage/monthCells';
-import { readStayMonth, stayMonthRow, storedStays, withObservation, emptyStayMonth, stayMonthOf, type StayMonth } from '../../../nodes/RateChanges/storage/stayMonths';
+import { readStayMonth, stayMonthRow, storedStays, withEarlierCollection, withObservation, emptyStayMonth, stayMonthOf, type StayMonth } from '../../../nodes/RateChanges/storage/stayMonths';
 import { readObservation } from '../../../nodes/RateChanges/rules/observation';
 import { rateRecord } from '../../harness/rateRecords';
 
@@ -76,6 +76,21 @@ describe('a stay month keeps each stay as its newest record had it', () => {
 		const older = observe({ checkIn: '2027-02-13', hotelName: 'Old Name', shopId: 3, dtCollected: '2027-01-20T06:00:00Z' });
 		const month = withObservation(withObservation(emptyStayMonth(stayMonthOf(first), first), newer), older);
 		expect(month).toMatchObject({ hotelName: 'Harbour View Hotel & Spa', shopId: 9 });
+	});
+
+	it('marks a stay seen once with ! until a second collection of it, earlier or later, is in', () => {
+		const seenOnce = (month: StayMonth) => [...roundTrip(month).days].map(([day, { value }]) => [day, value.seenOnce]);
+		const once = withObservation(emptyStayMonth(stayMonthOf(first), first), first);
+		expect(stayMonthRow(once).rates).toBe('07=133/120.5/146.3!@0');
+		expect(seenOnce(once)).toEqual([[7, true]]);
+		expect(seenOnce(withObservation(once, observe({ checkIn: '2027-02-07', dtCollected: '2027-02-02T06:00:00Z' })))).toEqual([[7, false]]);
+		expect(seenOnce(withEarlierCollection(once, 7))).toEqual([[7, false]]);
+		expect(stayMonthRow(withEarlierCollection(once, 7)).rates).toBe('07=133/120.5/146.3@0');
+	});
+
+	it('reads a row written before stays seen once were marked as stays seen more than once', () => {
+		const old = readStayMonth({ id: 1, block: 'b', currency: 'EUR', month: '2027-02', rates: '07=133/120.5/146.3@0 08=0/0/@0', collected: '2027-02-01T06:00:00.000Z', writers: 'a' });
+		expect([...old.days.values()].map(({ value }) => value.seenOnce)).toEqual([false, false]);
 	});
 
 	it('is one row per hotel, website, room type, nights, guests and month', () => {
