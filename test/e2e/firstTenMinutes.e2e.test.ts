@@ -219,7 +219,7 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		// In the currency of the Cape Town hotels' shop, as the step states it.
 		const currency = /at or below \d+(?:\.\d+)? ([A-Z]{3})/.exec(step.text)?.[1];
 		expect(currency).toBe('ZAR');
-		for (const alert of alerts) expect(alert.text).toMatch(new RegExp(`^Rate alert: .+ sells Standard Queen Room at [\\d.]+ ${currency} for check-in \\d{4}-\\d{2}-\\d{2} \\(\\d+ nights\\) on [a-z0-9-]+(\\.[a-z0-9-]+)+ \\(\\d+\\): https?://`));
+		for (const alert of alerts) expect(alert.text).toMatch(new RegExp(`^Rate alert: .+ sells Standard Queen Room at [\\d.]+ ${currency} a night for check-in \\d{4}-\\d{2}-\\d{2} \\(a stay of \\d+ nights?\\) on [a-z0-9-]+(\\.[a-z0-9-]+)+ \\(\\d+\\): https?://`));
 	});
 
 	test("step 5: the rate change digest holds exactly the moves of the stated size or more, sold out and back on sale, and arrives in the inbox", async () => {
