@@ -295,7 +295,13 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 			const key = message.kind === 'slack' ? `${message.channel}\n${message.text}` : `${message.envelope.to.join(',')}\n${message.subject}\n${message.text ?? message.html}`;
 			seen.set(key, (seen.get(key) ?? 0) + 1);
 		}
-		expect([...seen].filter(([, count]) => count > 1)).toEqual([]);
+		// Step 4's own copies, as step 4 allows: the Rate Alert example has no memory, and a delivery of
+		// its shop the sender posted again after n8n took it alerts twice. A later shop's, never.
+		const twice = [...seen].filter(([, count]) => count > 1);
+		const alertChannel = `#${slackChannelOf(EXAMPLE_FILES.rateAlert)}\n`;
+		const extraAlerts = twice.filter(([key]) => key.startsWith(alertChannel)).reduce((sum, [, count]) => sum + count - 1, 0);
+		expect(extraAlerts).toBeLessThanOrEqual(runs[0].retried);
+		expect(twice.filter(([key]) => !key.startsWith(alertChannel))).toEqual([]);
 		// Every alert and digest names its websites by name ("hotels.com (4)"), never by code alone.
 		const byCode = demo.inbox.messages().filter((message) => /\bwebsite \d+\b/.test(message.kind === 'slack' ? message.text : `${message.text ?? ''}${message.html ?? ''}`));
 		expect(byCode.map((message) => (message.kind === 'slack' ? message.text : message.subject))).toEqual([]);
