@@ -9,8 +9,6 @@ export interface ProxiedRequest {
 	/** From the request's arrival to the end of n8n's answer (performance.now()). */
 	startedAt: number;
 	ms: number;
-	/** The first bytes of the request's body, enough to tell one kind of request from another. */
-	bodyStart: string;
 }
 
 export interface CountingProxy {
@@ -21,8 +19,6 @@ export interface CountingProxy {
 	clear(): void;
 	close(): Promise<void>;
 }
-
-const BODY_START_CHARS = 100;
 
 /**
  * A pass-through HTTP proxy in front of n8n: n8n logs no line per public API request, so the
@@ -35,10 +31,6 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 	let answered: ProxiedRequest[] = [];
 	const server = http.createServer((request, response) => {
 		const startedAt = performance.now();
-		let bodyStart = '';
-		request.on('data', (chunk: Buffer) => {
-			if (bodyStart.length < BODY_START_CHARS) bodyStart += chunk.toString('utf8', 0, BODY_START_CHARS);
-		});
 		const record = (status: number): void => {
 			answered.push({
 				method: request.method ?? '',
@@ -46,7 +38,6 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
 				status,
 				startedAt,
 				ms: performance.now() - startedAt,
-				bodyStart: bodyStart.slice(0, BODY_START_CHARS),
 			});
 		};
 		const forwarded = http.request(

@@ -271,7 +271,7 @@ export async function rateChanges(env: BenchEnvironment, rounds: number): Promis
 		setup: `${records} rate records (${HOTELS} hotels × ${HORIZON_DAYS} check-in days on one website, one stay each; the ${FED_FIELDS.length} fields of each record a stay and its alert use) in a Webhook call's body, split into items. The second run is the same stays a day later with exactly ${(CHANGED_SHARE * RATE_RECORDS).toLocaleString('en-US')} onsite rates moved by 5 to 30 % (the sandbox's repeatRecords). Each side has a table of its own, emptied before each round and filled with the rows the first run leaves (written through n8n's public API: the built-in side's first run takes minutes), then the second run is measured: wall time of the call ("When Last Node Finishes"), the nodes' own time from the stored execution, and the requests n8n's public API received from Rate Changes (a counting proxy is its credential's Base URL). The warm-up runs both sides on the first ${warmUpRecords} stays, first run included. Every run's alerts must be exactly the moved rates (stay, previous rate, new rate).`,
 		packageSide: 'Rate Changes, Detect Changes, Change At Least (%) 0 (any move alerts), other defaults (Rate Field onsiteRate, first seen does not, Concurrency 10), its rates and changes tables by name',
 		builtInSide:
-			"Data Table node Get (the row whose stayKey is the record's stay key, Limit 1) → IF (stored onsiteRate ≠ the record's) → Data Table Upsert by stayKey, the record's columns; beside it, for stays not stored yet (Get puts out nothing for them), Data Table If Row Does Not Exist → Insert. The table has Rate Changes' rates columns; the stay key is an expression on each node.",
+			"Data Table node Get (the row whose stayKey is the record's stay key, Limit 1) → IF (stored onsiteRate ≠ the record's) → Data Table Upsert by stayKey, the record's columns; beside it, for stays not stored yet (Get puts out nothing for them), Data Table If Row Does Not Exist → Insert. The table has one row per stay (its stay key and the record's fields, as Rate Changes 1.0 kept them); the stay key is an expression on each node.",
 		rows: [
 			row('Alerts in the second run (the moved rates)', '', medianOf(node, (round) => round.alerts), medianOf(builtIn, (round) => round.alerts), `the same ${expected.length.toLocaleString('en-US')} on both sides`, sameAlerts),
 			row('Wall time of the second run', 'ms', wall(node), wall(builtIn)),
@@ -285,7 +285,7 @@ export async function rateChanges(env: BenchEnvironment, rounds: number): Promis
 		notes: [
 			`Rate Changes' requests in the second run (first measured round), in the order it sends them; the time is each request's own (summed) and the span from the first one's start to the last one's end: ${profileText(node[0]?.requestsByKind ?? {})}.`,
 			"n8n's Data Table nodes reach the tables inside n8n's process (its data table proxy, which n8n gives its own nodes only); Rate Changes goes through n8n's public REST API with an API key, so each of its requests is one n8n serves over HTTP (authentication, the project's access, a transaction).",
-			`The built-in side writes only the stays whose rate moved (its Upsert, 1,000 items); Rate Changes also moves the collection time of the ${(RATE_RECORDS - CHANGED_SHARE * RATE_RECORDS).toLocaleString('en-US')} unchanged stays on (50 a request), so that a record collected before the stored one is known as stale, and writes each moved rate with a compare-and-set on the stored row, so that overlapping executions alert once.`,
+			`The built-in side writes only the stays whose rate moved (its Upsert, 1,000 items). Rate Changes keeps month rows (one hotel's stays of one month on one website, room, nights and guests, their rates and collection times packed) and writes each month row its records reach whole, with a compare-and-set on the row's state, so that overlapping executions alert once: the collection times of the ${(RATE_RECORDS - CHANGED_SHARE * RATE_RECORDS).toLocaleString('en-US')} unchanged stays, which tell a record collected before the stored one as stale, go in the same writes as the moved rates.`,
 		],
 		...(failures.length > 0 ? { failure: failures.join('; ') } : {}),
 		rounds: { warmUp: { package: warmUp[0], builtIn: warmUp[1] }, package: node, builtIn },
@@ -300,11 +300,9 @@ function requestKind(request: ProxiedRequest): string {
 	if (request.method === 'POST' && path === '/data-tables') return `create a table${failed}`;
 	if (request.method === 'GET' && path === '/data-tables/:id/rows') return `read stored stays, GET …/rows${failed}`;
 	if (request.method === 'POST' && path === '/data-tables/:id/rows') return `insert rows (first seen, alerts), POST …/rows${failed}`;
-	if (request.method === 'PATCH' && path === '/data-tables/:id/rows/update') {
-		return request.bodyStart.includes('"type":"and"')
-			? `compare-and-set of a moved rate, PATCH …/rows/update${failed}`
-			: `move unchanged stays' collection time on, PATCH …/rows/update${failed}`;
-	}
+	// Every update is a compare-and-set on a row's state: a month row of stays (its rates and
+	// collection times), or the alerts of an execution confirmed.
+	if (request.method === 'PATCH' && path === '/data-tables/:id/rows/update') return `compare-and-set of a month row or of alerts, PATCH …/rows/update${failed}`;
 	return `${request.method} ${path}${failed}`;
 }
 

@@ -179,6 +179,13 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 		}
 		fs.writeFileSync(recordFile, JSON.stringify({ url: inbox.url, port: inbox.port }));
 		const reRegistered = sandbox && signedIn ? await reRegisterRateTriggers(n8n) : [];
+		// The printed shop commands answer once n8n's executions of the shop have ended, so that the
+		// next step (a digest, the calendar) finds every alert: n8n answers a delivery when its
+		// execution exists, which ends seconds later.
+		if (sandbox && signedIn) {
+			const started = n8n;
+			sandbox.setSettle(async () => ({ executions: await started.waitUntilIdle({ timeoutMs: SHOP_SETTLE_TIMEOUT_MS, settleMs: SHOP_SETTLE_QUIET_MS }) }));
+		}
 
 		return {
 			n8n,
@@ -348,6 +355,15 @@ export const DEMO_SHOPS = {
 	calendarNextDay: { shopId: 1, repeatRun: 'latest', perDelivery: 60, changes: { seed: 7, drift: 0.5, changed: 0.1 } },
 };
 
+/** How long a printed shop command waits for n8n's executions before it answers that some still run. */
+export const SHOP_SETTLE_TIMEOUT_MS = 300_000;
+
+/**
+ * How long n8n must have no execution new or running: a delivery the sender gave up on after its
+ * 10 s and sent again may still be in n8n's queue of requests when the retry is answered.
+ */
+const SHOP_SETTLE_QUIET_MS = 2_000;
+
 /** Rate Changes' default rules, which the steps promise. */
 const CHANGE_AT_LEAST_PERCENT = 10;
 const UNDERCUT_AT_LEAST_PERCENT = 5;
@@ -374,7 +390,7 @@ function suggestedQuestion(workflow: WorkflowSeed): string | undefined {
 export function readyText(demo: Demo, seconds: number): string {
 	const { n8n, access, sandbox, examples, mcp, inbox } = demo;
 	const name = (file: string) => `"${examples.get(file)?.name ?? file}"`;
-	const runShop = (body: object) => `curl -X POST ${sandbox?.baseUrl}/__sandbox/run-shop?brief=1 -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
+	const runShop = (body: object) => `curl -X POST '${sandbox?.baseUrl}/__sandbox/run-shop?brief=1&wait=1' -H 'content-type: application/json' -d '${JSON.stringify(body)}'`;
 	const hotel = (code: string) => `${sandbox?.data.hotelsByCode.get(Number(code))?.hotel.hotelname ?? 'hotel'} (${code})`;
 	const rateAlert = examples.get(EXAMPLE_FILES.rateAlert);
 	const undercuts = examples.get(EXAMPLE_FILES.undercutAlerts);
@@ -427,6 +443,7 @@ export function readyText(demo: Demo, seconds: number): string {
 			`  4. Rate alerts: open ${name(EXAMPLE_FILES.rateAlert)}, click "Publish" (its trigger registers with the sandbox),`,
 			`     then run today's shop of shop 1, a comp set around ${hotel(myHotel)}:`,
 			`       ${runShop(DEMO_SHOPS.today)}`,
+			`     Each shop command answers once n8n's executions of the shop have ended ("settled"; up to ${SHOP_SETTLE_TIMEOUT_MS / 60_000} minutes), so the next step finds every alert.`,
 			`     Each rate of ${hotel(competitor)} at or below ${threshold} ${currency} is an alert in the inbox, #${slackChannelOf(EXAMPLE_FILES.rateAlert)}.`,
 			`     Then unpublish ${name(EXAMPLE_FILES.rateAlert)} (its "…" menu, "Unpublish"): it keeps no memory, and the next steps run shop 1 again,`,
 			'     which would alert the same rates again. The service has no way to forget an address, so the sandbox goes on posting',

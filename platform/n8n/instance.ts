@@ -125,7 +125,11 @@ export class N8nInstance extends N8nRestClient {
 	 */
 	async start(): Promise<void> {
 		if (this.server.running) return;
-		await this.server.start();
+		try {
+			await this.server.start();
+		} catch (error) {
+			throw new Error(withInstallAdvice((error as Error).message, this.runtime));
+		}
 		const settings = await this.request('GET', '/rest/settings');
 		if (settings.status !== 200) throw new Error(`n8n started but /rest/settings answers ${settings.status}`);
 		// The first start has no owner to ask with yet: the caller sets one up, then waits itself.
@@ -220,4 +224,18 @@ function keptEncryptionKey(n8nFolder: string): string | undefined {
 	} catch {
 		return undefined;
 	}
+}
+
+/**
+ * A module of n8n missing at start means its install folder is incomplete (files removed, or an
+ * install cut short and marked by a harness that did not verify installs): no start will work
+ * until that folder is installed again, so the error says which folder to remove and why.
+ */
+export function withInstallAdvice(message: string, runtime: Pick<N8nRuntime, 'version' | 'dir'>): string {
+	const missing = /Cannot find module '([^']+)'/.exec(message);
+	if (!missing) return message;
+	return (
+		`n8n ${runtime.version} could not load its module ${missing[1]}: its install in ${runtime.dir} is incomplete.\n` +
+		`Remove that folder and start again, which installs n8n ${runtime.version} afresh (about 5 minutes):\n  rm -rf ${runtime.dir}\n\n${message}`
+	);
 }

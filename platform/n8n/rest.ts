@@ -272,6 +272,28 @@ export class N8nRestClient {
 		throw new Error(`Executions of workflow ${workflowId} still running after ${timeoutMs} ms`);
 	}
 
+	/**
+	 * Waits until no execution of any workflow has been new or running for `settleMs` (one that
+	 * starts meanwhile is waited for too), or `timeoutMs` has passed; says which, how long it
+	 * waited, and how many still ran. Executions waiting for a person (Send and Wait) do not count.
+	 */
+	async waitUntilIdle({ timeoutMs = 300_000, settleMs = 1_000 } = {}): Promise<{ ended: boolean; waitedSeconds: number; stillRunning: number }> {
+		const filter = encodeURIComponent(JSON.stringify({ status: ['new', 'running'] }));
+		const started = Date.now();
+		let idleSince: number | undefined;
+		for (;;) {
+			const response = await this.request<{ data: { count: number } }>('GET', `/rest/executions?filter=${filter}&limit=1`);
+			if (response.status !== 200) throw new Error(`/rest/executions answered ${response.status}: ${response.text}`);
+			const running = response.body.data.count;
+			const now = Date.now();
+			idleSince = running === 0 ? (idleSince ?? now) : undefined;
+			const waitedSeconds = Math.round((now - started) / 1000);
+			if (idleSince !== undefined && now - idleSince >= settleMs) return { ended: true, waitedSeconds, stillRunning: 0 };
+			if (now - started >= timeoutMs) return { ended: false, waitedSeconds, stillRunning: running };
+			await sleep(250);
+		}
+	}
+
 	/** The ids of every stored execution of a workflow, highest first (the API gives 100 a page). */
 	async executionIds(workflowId: string): Promise<string[]> {
 		return this.n8nRuntime.executionCursor ? this.executionIdsByStartTime(workflowId) : this.executionIdsByIdRange(workflowId);

@@ -25,8 +25,11 @@ export function isN8n1x(version: string): boolean {
 export const CACHE_ROOT =
 	process.env.TRAVEL_PRICING_N8N_CACHE ?? path.join(os.homedir(), '.cache', 'n8n-nodes-travel-pricing');
 
-/** Written last, so a folder that has it holds a complete install. */
-const INSTALLED_MARKER = '.installed';
+/**
+ * Written last, once the install has answered its verification, so a folder that has it holds a
+ * whole install; it says what answered (`verified: …`).
+ */
+export const INSTALLED_MARKER = '.installed';
 
 export interface N8nRuntime {
 	version: string;
@@ -74,58 +77,82 @@ export function ensureN8n(version: string, progress: Progress = printProgress): 
 
 async function installN8n(version: string, progress: Progress): Promise<N8nRuntime> {
 	const dir = path.join(CACHE_ROOT, `n8n-${version}`);
-	if (!fs.existsSync(path.join(dir, INSTALLED_MARKER))) {
-		await withLock(dir, `n8n ${version}`, progress, async () => {
-			if (fs.existsSync(path.join(dir, INSTALLED_MARKER))) return;
-			const started = Date.now();
-			progress(`installing n8n ${version} into ${dir} (first run only: about 5 minutes and 2.5 GB)`);
-			fs.mkdirSync(dir, { recursive: true });
-			// n8n's xlsx dependency points at a tarball outside the npm registry; the registry's last
-			// xlsx release is a drop-in replacement, and only an override in the installing folder's
-			// own package.json makes npm take it.
-			fs.writeFileSync(
-				path.join(dir, 'package.json'),
-				JSON.stringify({ name: `n8n-harness-${version}`, private: true, dependencies: { n8n: version }, overrides: { xlsx: '0.18.5' } }),
-			);
-			// Install scripts stay off: one of them builds a Kafka client that cannot build here, and
-			// the native modules n8n needs are built below for the Node.js that runs it.
-			await withHeartbeat(progress, `n8n ${version}`, started, () => countPackages(path.join(dir, 'node_modules')), () =>
-				runChecked('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-					cwd: dir,
-					timeoutMs: 40 * 60_000,
-					onOutput: appendTo(path.join(dir, 'install.log')),
-				}),
-			);
-			const node = await nodeFor(dir, progress);
-			const natives = nativeModules(dir);
-			progress(`building ${natives.join(' and ')} for Node.js ${node.version}`);
-			await withHeartbeat(progress, natives.join(' and '), Date.now(), () => 0, () =>
-				runChecked('npm', ['rebuild', ...natives, '--ignore-scripts=false'], {
-					cwd: dir,
-					env: nodeEnv(node),
-					timeoutMs: 20 * 60_000,
-					onOutput: appendTo(path.join(dir, 'install.log')),
-				}),
-			);
-			const loadAll = natives.map((name) => `require(${JSON.stringify(name)})`).join(';');
-			await runChecked(node.bin, ['-e', loadAll], { cwd: dir, env: nodeEnv(node), timeoutMs: 60_000 });
-			fs.writeFileSync(path.join(dir, INSTALLED_MARKER), `${new Date().toISOString()}\n`);
-			progress(`n8n ${version} installed in ${formatDuration(Date.now() - started)}`);
-		});
-	}
+	await installOnce(dir, `n8n ${version}`, progress, {
+		install: () => fillN8nFolder(dir, version, progress),
+		verify: async () => verifyN8n(dir, version, await nodeFor(dir, progress)),
+	});
 	const node = await nodeFor(dir, progress);
 	const n8nDist = path.join(dir, 'node_modules', 'n8n', 'dist');
 	const configIndex = fs.readFileSync(path.join(dir, 'node_modules', '@n8n', 'config', 'dist', 'index.js'), 'utf8');
 	return {
 		version,
 		dir,
-		n8nScript: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		n8nScript: n8nScriptIn(dir),
 		nodeBin: node.bin,
 		nodeVersion: node.version,
 		webhookUrlVariable: configIndex.includes('N8N_WEBHOOK_URL') ? 'N8N_WEBHOOK_URL' : 'WEBHOOK_URL',
 		onlineOnlyModules: ONLINE_ONLY_MODULES.filter((name) => fs.existsSync(path.join(n8nDist, 'modules', name))),
 		executionCursor: fs.existsSync(path.join(n8nDist, 'executions', 'execution-cursor.js')),
 	};
+}
+
+/** npm install of n8n into the empty folder, then its native modules built for the Node.js that runs it. */
+async function fillN8nFolder(dir: string, version: string, progress: Progress): Promise<void> {
+	const started = Date.now();
+	progress(`installing n8n ${version} into ${dir} (first run only: about 5 minutes and 2.5 GB)`);
+	// n8n's xlsx dependency points at a tarball outside the npm registry; the registry's last
+	// xlsx release is a drop-in replacement, and only an override in the installing folder's
+	// own package.json makes npm take it.
+	fs.writeFileSync(
+		path.join(dir, 'package.json'),
+		JSON.stringify({ name: `n8n-harness-${version}`, private: true, dependencies: { n8n: version }, overrides: { xlsx: '0.18.5' } }),
+	);
+	// Install scripts stay off: one of them builds a Kafka client that cannot build here, and
+	// the native modules n8n needs are built below for the Node.js that runs it.
+	await withHeartbeat(progress, `n8n ${version}`, started, () => countPackages(path.join(dir, 'node_modules')), () =>
+		runChecked('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+			cwd: dir,
+			timeoutMs: 40 * 60_000,
+			onOutput: appendTo(path.join(dir, 'install.log')),
+		}),
+	);
+	const node = await nodeFor(dir, progress);
+	const natives = nativeModules(dir);
+	progress(`building ${natives.join(' and ')} for Node.js ${node.version}`);
+	await withHeartbeat(progress, natives.join(' and '), Date.now(), () => 0, () =>
+		runChecked('npm', ['rebuild', ...natives, '--ignore-scripts=false'], {
+			cwd: dir,
+			env: nodeEnv(node),
+			timeoutMs: 20 * 60_000,
+			onOutput: appendTo(path.join(dir, 'install.log')),
+		}),
+	);
+	const loadAll = natives.map((name) => `require(${JSON.stringify(name)})`).join(';');
+	await runChecked(node.bin, ['-e', loadAll], { cwd: dir, env: nodeEnv(node), timeoutMs: 60_000 });
+	progress(`n8n ${version} installed in ${formatDuration(Date.now() - started)}`);
+}
+
+/**
+ * n8n asked its version, then its commands: `--version` reads only n8n's package.json, while
+ * `--help` loads every command and with them n8n's dependencies, which is where an install cut
+ * short breaks (lodash left without its package.json: "Cannot find module './isFunction'").
+ */
+async function verifyN8n(dir: string, version: string, node: NodeJs): Promise<string> {
+	const script = n8nScriptIn(dir);
+	const asked = await runChecked(node.bin, [script, '--version'], { cwd: dir, env: nodeEnv(node), timeoutMs: 60_000 });
+	if (!asked.stdout.includes(version)) throw new Error(`n8n --version answered "${asked.stdout.trim()}", not ${version}`);
+	// A folder of its own, so that asking leaves nothing in ~/.n8n.
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-verify-'));
+	try {
+		await runChecked(node.bin, [script, '--help'], { cwd: dir, env: { ...nodeEnv(node), N8N_USER_FOLDER: userFolder }, timeoutMs: 180_000 });
+	} finally {
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+	return `n8n ${version} on Node.js ${node.version} answered --version and --help`;
+}
+
+function n8nScriptIn(dir: string): string {
+	return path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
 }
 
 /**
@@ -165,11 +192,10 @@ const NODE_24_PACKAGE = `node-${process.platform}-${process.arch}`;
 
 async function ensureNode24(progress: Progress): Promise<NodeJs> {
 	const root = path.join(NODE_24_DIR, 'node_modules', NODE_24_PACKAGE);
-	if (!fs.existsSync(path.join(NODE_24_DIR, INSTALLED_MARKER))) {
-		await withLock(NODE_24_DIR, 'Node.js 24', progress, async () => {
-			if (fs.existsSync(path.join(NODE_24_DIR, INSTALLED_MARKER))) return;
+	const bin = path.join(root, 'bin', 'node');
+	await installOnce(NODE_24_DIR, 'Node.js 24', progress, {
+		install: async () => {
 			progress(`installing Node.js 24 (npm package ${NODE_24_PACKAGE}) into ${NODE_24_DIR}`);
-			fs.mkdirSync(NODE_24_DIR, { recursive: true });
 			fs.writeFileSync(
 				path.join(NODE_24_DIR, 'package.json'),
 				JSON.stringify({ name: 'node24', private: true, dependencies: { [NODE_24_PACKAGE]: '^24' } }),
@@ -179,10 +205,9 @@ async function ensureNode24(progress: Progress): Promise<NodeJs> {
 				timeoutMs: 15 * 60_000,
 				onOutput: appendTo(path.join(NODE_24_DIR, 'install.log')),
 			});
-			fs.writeFileSync(path.join(NODE_24_DIR, INSTALLED_MARKER), `${new Date().toISOString()}\n`);
-		});
-	}
-	const bin = path.join(root, 'bin', 'node');
+		},
+		verify: async () => `Node.js ${(await runChecked(bin, ['--version'], { timeoutMs: 30_000 })).stdout.trim()} answered --version`,
+	});
 	const { stdout } = await runChecked(bin, ['--version'], { timeoutMs: 30_000 });
 	return { bin, version: stdout.trim(), root };
 }
@@ -209,6 +234,67 @@ export function runtimeEnv(runtime: N8nRuntime): NodeJS.ProcessEnv {
 	delete env.NODE_ENV;
 	for (const name of Object.keys(env)) if (name.startsWith('JEST_')) delete env[name];
 	return env;
+}
+
+/** How one thing is installed into its folder: filled, then proven to run before it is marked installed. */
+export interface InstallSteps {
+	/** Fills the folder, which is empty when this is called. */
+	install(): Promise<void>;
+	/** Runs what was installed, or throws why it does not run; the answer goes into the marker. */
+	verify(): Promise<string>;
+}
+
+function markerOf(dir: string): string | undefined {
+	try {
+		return fs.readFileSync(path.join(dir, INSTALLED_MARKER), 'utf8');
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Installs into `dir` once, across processes, and heals what an interrupted install left. Under the
+ * folder's lock, a folder without the marker (Ctrl-C, a crash or a full disk during an earlier
+ * install) is emptied first: npm install over a partial tree keeps packages it half unpacked. The
+ * marker is written only once `verify` has answered. A marker written before installs were verified
+ * (it has no `verified:` line) is verified once; a failure then names the folder to remove, as
+ * that folder may hold what a user set up by hand.
+ */
+export async function installOnce(dir: string, what: string, progress: Progress, steps: InstallSteps): Promise<void> {
+	if (markerOf(dir)?.includes('verified:')) return;
+	await withLock(dir, what, progress, async () => {
+		const marker = markerOf(dir);
+		if (marker?.includes('verified:')) return;
+		if (marker !== undefined) {
+			let verified: string;
+			try {
+				verified = await steps.verify();
+			} catch (error) {
+				throw new Error(
+					`${what} in ${dir} is marked installed but does not run: ${(error as Error).message}\n` +
+						`Its install is incomplete (an earlier install was interrupted before installs were verified). Remove the folder and start again, which installs it afresh:\n  rm -rf ${dir}`,
+				);
+			}
+			fs.writeFileSync(path.join(dir, INSTALLED_MARKER), `${marker.trimEnd()}\nverified: ${verified}\n`);
+			return;
+		}
+		if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) {
+			progress(`${dir} holds an unfinished install of ${what} (no ${INSTALLED_MARKER} marker: an earlier install was interrupted); emptying it first`);
+		}
+		fs.rmSync(dir, { recursive: true, force: true });
+		fs.mkdirSync(dir, { recursive: true });
+		let verified: string;
+		try {
+			await steps.install();
+			verified = await steps.verify();
+		} catch (error) {
+			throw new Error(
+				`Installing ${what} into ${dir} failed: ${(error as Error).message}\n` +
+					`The folder has no ${INSTALLED_MARKER} marker, so the next start empties it and installs again (its log: ${path.join(dir, 'install.log')}); to free its space now: rm -rf ${dir}`,
+			);
+		}
+		fs.writeFileSync(path.join(dir, INSTALLED_MARKER), `${new Date().toISOString()}\nverified: ${verified}\n`);
+	});
 }
 
 /**
@@ -278,7 +364,7 @@ async function withHeartbeat<T>(
 	try {
 		return await work();
 	} catch (error) {
-		throw new Error(`Installing ${what} failed: ${tail(String((error as Error).message), 30)}`);
+		throw new Error(`${what}: ${tail(String((error as Error).message), 30)}`);
 	} finally {
 		clearInterval(timer);
 	}

@@ -75,6 +75,7 @@ export class Sandbox implements ControlTarget {
 	private readonly context: ApiContext;
 	private readonly baseFaults: FaultInput;
 	private listening: AddressInfo | null = null;
+	private settler: (() => Promise<Record<string, unknown>>) | undefined;
 
 	constructor(private readonly options: SandboxOptions = {}) {
 		this.clockState = new VirtualClock(options.speed ?? 1, options.clock === undefined ? Date.now() : toEpoch(options.clock));
@@ -156,6 +157,20 @@ export class Sandbox implements ControlTarget {
 	/** Runs a rate shop now and delivers its records to every webhook of the shop's account. */
 	runShop(options: RunShopOptions): Promise<RunSummary> {
 		return this.runner.run(options);
+	}
+
+	/**
+	 * Tells `run-shop?wait=1` how to wait for what the deliveries started: a delivery is answered
+	 * once the receiver has taken it (n8n answers when the execution exists), and its work ends
+	 * later. The service itself knows nothing of it: whoever runs the receiver beside the sandbox
+	 * (npm start) sets this; unset, there is nothing to wait for.
+	 */
+	setSettle(settle: (() => Promise<Record<string, unknown>>) | undefined): void {
+		this.settler = settle;
+	}
+
+	async settle(): Promise<Record<string, unknown>> {
+		return this.settler ? await this.settler() : { waited: false, why: 'no receiver told the sandbox how to wait for it' };
 	}
 
 	deliveries(): Delivery[] {

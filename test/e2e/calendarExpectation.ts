@@ -98,10 +98,17 @@ export function expectedCalendar(sandbox: Sandbox, records: readonly RateRecord[
 		const band = priceIndex === null ? null : priceIndex < 95 ? 'cheaper' : priceIndex > 105 ? 'dearer' : 'onPar';
 		const event = eventOf(sandbox, date, place, rules);
 		const busy = event !== null && event.score >= 70;
+		const where = myRate === null || compMedian === null || priceIndex === null ? '' : `my rate ${amount(myRate)} ${mine?.currency} is at index ${amount(priceIndex)} of the comp median ${amount(compMedian)}`;
+		// The demo has no demand shop: a date is busy by its event, never quiet; any other date 20 % or more from the median is far.
+		const distance = priceIndex === null ? 0 : cent(Math.abs(priceIndex - 100));
 		const outlier =
-			busy && priceIndex !== null && myRate !== null && compMedian !== null && priceIndex <= 100
-				? { kind: 'underpricedBusyDay', reason: `event '${event.name}' impact ${event.score}; my rate ${amount(myRate)} ${mine?.currency} is at index ${amount(priceIndex)} of the comp median ${amount(compMedian)}` }
-				: null;
+			priceIndex === null || where === ''
+				? null
+				: busy && priceIndex <= 100
+					? { kind: 'underpricedBusyDay', reason: `event '${event.name}' impact ${event.score}; ${where}` }
+					: distance >= 20
+						? { kind: 'farFromMedian', reason: `${where}, ${amount(distance)} % ${priceIndex < 100 ? 'below' : 'above'} it (20 % or more is far)` }
+						: null;
 		return {
 			date,
 			myRate,

@@ -58,7 +58,7 @@ function readySteps(text: string): Map<number, Step> {
 	for (const step of steps.values()) {
 		const found: Array<{ at: number; action: Action }> = [];
 		for (const match of step.text.matchAll(/open "([^"]+)", click "Publish"/g)) found.push({ at: match.index ?? 0, action: { kind: 'publish', workflow: match[1] } });
-		for (const match of step.text.matchAll(/curl -X POST (\S+) -H 'content-type: application\/json' -d '([^']+)'/g)) {
+		for (const match of step.text.matchAll(/curl -X POST '([^']+)' -H 'content-type: application\/json' -d '([^']+)'/g)) {
 			found.push({ at: match.index ?? 0, action: { kind: 'curl', url: match[1], body: JSON.parse(match[2]) as Record<string, unknown> } });
 		}
 		for (const match of step.text.matchAll(/unpublish "([^"]+)"/g)) found.push({ at: match.index ?? 0, action: { kind: 'unpublish', workflow: match[1] } });
@@ -128,7 +128,9 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 				const text = await response.text();
 				expect(text).not.toContain('\n');
 				expect(text.length).toBeLessThan(400);
-				const { details } = JSON.parse(text) as { details: string };
+				const { details, settled } = JSON.parse(text) as { details: string; settled: { executions: { ended: boolean } } };
+				// The command answered once n8n's executions of the shop had ended: the next action needs no wait of its own.
+				expect(settled.executions.ended).toBe(true);
 				const run = (await (await fetch(new URL(details, action.url))).json()) as RunSummary;
 				// Every delivery to a published workflow was answered 200 in the end, retried or not; n8n
 				// answers 404 to those for a workflow a step unpublished.
@@ -139,15 +141,9 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 				}
 				made.push(run);
 				runs.push(run);
-				// The next shop is the next day's: the service does not post it while n8n still takes this one.
-				await settle();
 			}
-			if (action.kind === 'execute') {
-				await settle();
-				executions.push({ workflow: action.workflow, ...(await demo.n8n.executeFromEditor(workflowId(action.workflow))) });
-			}
+			if (action.kind === 'execute') executions.push({ workflow: action.workflow, ...(await demo.n8n.executeFromEditor(workflowId(action.workflow))) });
 		}
-		await settle();
 		return { runs: made, executions };
 	}
 
@@ -155,26 +151,6 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 	async function outputIn(file: string, node: string, executionId: string): Promise<Array<Record<string, unknown>>> {
 		const others = new Set((await demo.n8n.executionIds(idOf(file))).filter((id) => id !== executionId));
 		return (await demo.n8n.executionOutputs(idOf(file), node, { except: others })).flat();
-	}
-
-	/**
-	 * Waits until every delivery that started an execution of an alert workflow has its executions
-	 * finished, as a user waits for the executions list to settle before running a digest: one for
-	 * each attempt, since an attempt the sender gave up on after its timeout was still taken by n8n,
-	 * and none of them still running.
-	 */
-	async function settle(): Promise<void> {
-		for (const file of [EXAMPLE_FILES.rateAlert, EXAMPLE_FILES.rateChangeAlerts, EXAMPLE_FILES.undercutAlerts]) {
-			const trigger = webhookIdOf(demo.examples.get(file) as WorkflowSeed);
-			const started = (demo.sandbox?.deliveries() ?? []).filter(
-				// n8n's 404 to an unpublished workflow is a page of its own, cut to 1 KB: only a 200 is read.
-				(delivery) => delivery.endpoint.includes(trigger) && delivery.status === 200 && ((JSON.parse(delivery.responseBody ?? '{}') as { emitted?: number }).emitted ?? 0) > 0,
-			);
-			const attempts = started.reduce((sum, delivery) => sum + delivery.attempts.length, 0);
-			if (started.length > 0) expect(await demo.n8n.waitForExecutions(idOf(file), attempts, { quietMs: 30_000 })).toBeGreaterThanOrEqual(started.length);
-			// n8n lists an execution from its start: its alerts are confirmed when it ends.
-			await demo.n8n.waitUntilFinished(idOf(file));
-		}
 	}
 
 	beforeAll(async () => {
@@ -219,7 +195,7 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		// In the currency of the Cape Town hotels' shop, as the step states it.
 		const currency = /at or below \d+(?:\.\d+)? ([A-Z]{3})/.exec(step.text)?.[1];
 		expect(currency).toBe('ZAR');
-		for (const alert of alerts) expect(alert.text).toMatch(new RegExp(`^Rate alert: .+ sells Standard Queen Room at [\\d.]+ ${currency} for check-in \\d{4}-\\d{2}-\\d{2} \\(\\d+ nights\\) on [a-z0-9-]+(\\.[a-z0-9-]+)+ \\(\\d+\\): https?://`));
+		for (const alert of alerts) expect(alert.text).toMatch(new RegExp(`^Rate alert: .+ sells Standard Queen Room at [\\d.]+ ${currency} a night for check-in \\d{4}-\\d{2}-\\d{2} \\(a stay of \\d+ nights?\\) on [a-z0-9-]+(\\.[a-z0-9-]+)+ \\(\\d+\\): https?://`));
 	});
 
 	test("step 5: the rate change digest holds exactly the moves of the stated size or more, sold out and back on sale, and arrives in the inbox", async () => {
@@ -319,7 +295,13 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 			const key = message.kind === 'slack' ? `${message.channel}\n${message.text}` : `${message.envelope.to.join(',')}\n${message.subject}\n${message.text ?? message.html}`;
 			seen.set(key, (seen.get(key) ?? 0) + 1);
 		}
-		expect([...seen].filter(([, count]) => count > 1)).toEqual([]);
+		// Step 4's own copies, as step 4 allows: the Rate Alert example has no memory, and a delivery of
+		// its shop the sender posted again after n8n took it alerts twice. A later shop's, never.
+		const twice = [...seen].filter(([, count]) => count > 1);
+		const alertChannel = `#${slackChannelOf(EXAMPLE_FILES.rateAlert)}\n`;
+		const extraAlerts = twice.filter(([key]) => key.startsWith(alertChannel)).reduce((sum, [, count]) => sum + count - 1, 0);
+		expect(extraAlerts).toBeLessThanOrEqual(runs[0].retried);
+		expect(twice.filter(([key]) => !key.startsWith(alertChannel))).toEqual([]);
 		// Every alert and digest names its websites by name ("hotels.com (4)"), never by code alone.
 		const byCode = demo.inbox.messages().filter((message) => /\bwebsite \d+\b/.test(message.kind === 'slack' ? message.text : `${message.text ?? ''}${message.html ?? ''}`));
 		expect(byCode.map((message) => (message.kind === 'slack' ? message.text : message.subject))).toEqual([]);

@@ -3,7 +3,9 @@ import * as path from 'node:path';
 
 import type { INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { loadPackage } from '../harness';
+import { demoExamples, readyText, type Demo } from '../../platform/n8n';
+import { mcpExampleAccess } from '../../platform/n8n/mcp';
+import { loadPackage, useSandbox } from '../harness';
 
 /**
  * What the documentation says about the nodes that can be read off the built package: an audit
@@ -203,5 +205,42 @@ describe("the Rate Changes reference lists each table's columns as the node keep
 		const listed = [...page.matchAll(/`(dataTable(?:Row)?:\w+)`/g)].map((match) => match[1]);
 		expect([...new Set(listed)].sort()).toEqual([...DATA_TABLE_SCOPES].sort());
 		expect(page).toContain(`exactly these ${COUNT_WORDS[DATA_TABLE_SCOPES.length]}`);
+	});
+});
+
+describe('the counts the pages give are the ones the code has', () => {
+	const manifest = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } }).n8n;
+	const sandbox = useSandbox();
+
+	it("docs/e2e.md: the package e2e's nodes, tool variants and credential types", () => {
+		const page = prose('docs/e2e.md');
+		const tools = allNodes.filter((description) => description.usableAsTool).length;
+		expect(page).toContain(
+			`holds the ${COUNT_WORDS[manifest.nodes.length]} nodes under the package name, plus the AI-tool variants of the ${COUNT_WORDS[tools]} action nodes and nothing else; the ${COUNT_WORDS[manifest.credentials.length]} credential types are offered`,
+		);
+	});
+
+	it('docs/e2e.md: the steps npm start prints', () => {
+		const inbox = { slackUrl: (channel: string) => `http://127.0.0.1:5680/slack/${channel}` };
+		const demo = {
+			n8n: { runtime: { version: '2.41.1' }, baseUrl: 'http://127.0.0.1:5678', userFolder: '.demo/n8n-2.41.1' },
+			sandbox,
+			inbox: { url: 'http://127.0.0.1:5680' },
+			access: { baseUrl: sandbox.baseUrl },
+			examples: demoExamples(inbox),
+			mcp: mcpExampleAccess('http://127.0.0.1:5678', 'token'),
+			signedIn: true,
+			dataTables: true,
+			reRegistered: [],
+		} as unknown as Demo;
+		const steps = readyText(demo, 60_000)
+			.split('\n')
+			.filter((line) => /^ {2}\d+\. /.test(line));
+		expect(prose('docs/e2e.md')).toContain(`what to try first, in ${COUNT_WORDS[steps.length]} steps`);
+	});
+
+	it("CHANGELOG.md: the data tables Rate Changes keeps", async () => {
+		const tables = Object.keys(await import('../../nodes/RateChanges/storage/tables')).filter((name) => name.endsWith('_COLUMNS'));
+		expect(prose('CHANGELOG.md')).toContain(`Memory in ${COUNT_WORDS[tables.length]} of n8n's Data Tables`);
 	});
 });

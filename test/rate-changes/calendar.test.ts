@@ -332,6 +332,33 @@ describe('outlier: underpriced on a busy day', () => {
 	});
 });
 
+describe('outlier: far from the comp median', () => {
+	it('is any other date with my index 20 points or more from 100, below or above, with how far in the reason', () => {
+		expect(DEFAULT_OUTLIER_THRESHOLDS.farFromMedianPercent).toBe(20);
+		expect(dayOf(78, [90, 100, 120]).outlier).toEqual({
+			kind: 'farFromMedian',
+			reason: 'my rate 78.00 EUR is at index 78.00 of the comp median 100.00, 22.00 % below it (20 % or more is far)',
+		});
+		expect(dayOf(80, [90, 100, 120]).outlier?.kind).toBe('farFromMedian');
+		expect(dayOf(120, [90, 100, 120]).outlier?.reason).toContain('20.00 % above it');
+	});
+
+	it('is not a date less than 20 points from 100', () => {
+		expect(dayOf(80.01, [90, 100, 120]).outlier).toBeNull();
+		expect(dayOf(119.99, [90, 100, 120]).outlier).toBeNull();
+	});
+
+	it('gives way to the busy-day and quiet-day rules, whose reasons say more', () => {
+		expect(dayOf(70, [90, 100, 120], { events: on(event(85)) }).outlier?.kind).toBe('underpricedBusyDay');
+		expect(dayOf(130, [90, 100, 120], { demand: on(20) }).outlier?.kind).toBe('overpricedQuietDay');
+	});
+
+	it('takes its threshold of the settings, and none at 0', () => {
+		expect(dayOf(88, [90, 100, 120], {}, { outliers: { farFromMedianPercent: 10 } }).outlier?.kind).toBe('farFromMedian');
+		expect(dayOf(50, [90, 100, 120], {}, { outliers: { farFromMedianPercent: 0 } }).outlier).toBeNull();
+	});
+});
+
 describe('outlier: overpriced on a quiet day', () => {
 	it('is a date without a busy event, with demand of 40 or less, where my index is above 110', () => {
 		expect(dayOf(110.01, [90, 100, 120], { demand: on(40) }).outlier).toEqual({
@@ -345,11 +372,11 @@ describe('outlier: overpriced on a quiet day', () => {
 	});
 
 	it('is not a date with demand of 41', () => {
-		expect(dayOf(130, [90, 100, 120], { demand: on(41) }).outlier).toBeNull();
+		expect(dayOf(115, [90, 100, 120], { demand: on(41) }).outlier).toBeNull();
 	});
 
 	it('is not a date with an event of impact 70 or more, whatever the demand', () => {
-		expect(dayOf(130, [90, 100, 120], { demand: on(10), events: on(event(70)) }).outlier).toBeNull();
+		expect(dayOf(115, [90, 100, 120], { demand: on(10), events: on(event(70)) }).outlier).toBeNull();
 	});
 
 	it('is a date with an event under 70 and low demand', () => {
@@ -358,7 +385,7 @@ describe('outlier: overpriced on a quiet day', () => {
 
 	it('is not a date without demand data, by default: no event is not evidence of a quiet date', () => {
 		expect(DEFAULT_OUTLIER_THRESHOLDS.quietWithoutDemand).toBe(false);
-		expect(dayOf(130, [90, 100, 120]).outlier).toBeNull();
+		expect(dayOf(115, [90, 100, 120]).outlier).toBeNull();
 	});
 
 	it('is a date without demand data when the settings count such dates as quiet', () => {

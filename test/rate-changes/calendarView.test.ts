@@ -20,7 +20,8 @@ function shopped(date: string, mine: number | null): RememberedRate[] {
 
 /**
  * 2026-11-02 (a Monday) to 2026-12-01: cheaper, on par and dearer dates, a sold-out one, one not
- * shopped, an underpriced busy date on the 6th and an overpriced quiet one on the 25th.
+ * shopped, a date 20 % over the median on the 4th, an underpriced busy date on the 6th and an
+ * overpriced quiet one on the 25th.
  */
 function november(): CalendarDay[] {
 	const dates = rangeDates('2026-11-02', '2026-12-01');
@@ -47,7 +48,7 @@ function weekRows(html: string): string[][] {
 
 describe('counts', () => {
 	it('count the dates, the bands, my sold-out dates, the outliers and the dates with an event', () => {
-		expect(calendarCounts(november())).toEqual({ dates: 30, cheaper: 1, onPar: 25, dearer: 2, soldOut: 1, outliers: 2, events: 1 });
+		expect(calendarCounts(november())).toEqual({ dates: 30, cheaper: 1, onPar: 25, dearer: 2, soldOut: 1, outliers: 3, events: 1 });
 	});
 
 	it('are all 0 for no dates', () => {
@@ -149,22 +150,28 @@ describe('html: what email clients show', () => {
 	});
 });
 
-describe('text: the next 14 dates for Slack or Teams', () => {
+describe('text: every date for Slack or Teams', () => {
 	const text = calendarText(november(), META);
 	const lines = text.split('\n');
 
-	it('starts with the title in bold, then the counts of the whole window', () => {
+	it('starts with the title in bold, then the counts of the whole window, then the outlier rule', () => {
 		expect(lines[0]).toBe('*Rate calendar: Harbour View Hotel (100001): Booking.com (2), 1 night, 2 guests, 2026-11-02 to 2026-12-01, EUR*');
-		expect(lines[1]).toBe('30 dates: 1 cheaper, 25 on par, 2 dearer; 1 sold out, 2 outliers, 1 with an event');
+		expect(lines[1]).toBe('30 dates: 1 cheaper, 25 on par, 2 dearer; 1 sold out, 3 outliers, 1 with an event');
+		expect(lines[2]).toBe(
+			'Outliers: my index at or under 100 on a busy day (an event of impact 70 or more, or demand of 80 or more), over 110 on a quiet day (demand of 40 or less, no busy event), or 20 % or more from the comp median on any day.',
+		);
 	});
 
-	it('lists the next 14 dates, one line each, the outliers first', () => {
-		const dateLines = lines.slice(2, 16);
-		expect(dateLines).toHaveLength(14);
-		expect(dateLines[0]).toBe(
+	it('lists every date of the window, one line each, the outliers first', () => {
+		const dateLines = lines.slice(3);
+		expect(dateLines).toHaveLength(30);
+		expect(dateLines.slice(0, 3)).toEqual([
+			'⚠ Wed 2026-11-04: 120.00 EUR (index 120.00, dearer), median 100.00, rank 3 of 4: priced far from the market',
 			'⚠ Fri 2026-11-06: 95.00 EUR (index 95.00, on par), median 100.00, rank 2 of 4, ★ City <Marathon> (85): priced under the market on a busy day',
-		);
-		expect(dateLines.slice(1).map((line) => line.slice(2, 16))).toEqual(rangeDates('2026-11-02', '2026-11-15').filter((date) => date !== '2026-11-06').map((date) => expect.stringContaining(date)));
+			'⚠ Wed 2026-11-25: 130.00 EUR (index 130.00, dearer), median 100.00, rank 4 of 4: priced over the market on a quiet day',
+		]);
+		const others = rangeDates('2026-11-02', '2026-12-01').filter((date) => !['2026-11-04', '2026-11-06', '2026-11-25'].includes(date));
+		expect(dateLines.slice(3).map((line) => line.slice(6, 16))).toEqual(others);
 	});
 
 	it('writes each date compactly: my rate and its move, the index and band, the median and its move, my rank', () => {
@@ -174,12 +181,15 @@ describe('text: the next 14 dates for Slack or Teams', () => {
 		expect(lines).toContain('• Sat 2026-11-07: not shopped');
 	});
 
-	it('names the dates of the outliers after the 14', () => {
-		expect(lines[lines.length - 1]).toBe('Later outliers: Wed 2026-11-25');
+	it('says how many dates it leaves out past the most asked for, from when to when, and names their outliers', () => {
+		const short = calendarText(november(), META, 14).split('\n');
+		expect(short).toHaveLength(3 + 14 + 2);
+		expect(short.slice(-2)).toEqual(["16 later dates (2026-11-16 to 2026-12-01) left out here; the email's calendar has every date", 'Later outliers: Wed 2026-11-25']);
 	});
 
-	it('lists as many dates as asked', () => {
-		expect(calendarText(november(), META, 3).split('\n')).toHaveLength(2 + 3 + 1);
+	it('states no outlier rule when no date is an outlier', () => {
+		const plain = calendarText(november().map((day) => ({ ...day, outlier: null })), META).split('\n');
+		expect(plain.some((line) => line.startsWith('Outliers:'))).toBe(false);
 	});
 
 	it('says when every competitor is sold out', () => {
@@ -201,7 +211,7 @@ describe('what a revenue manager reads (#39)', () => {
 			['2026-11-08', { name: 'Book Fair', score: 50, attendees: null }],
 			['2026-11-12', founders],
 		]);
-		return buildCalendar({ rates: dates.flatMap((date) => shopped(date, 177.3)), settings: { myHotelCode: MINE, compSet: 'all', website: 2, dates }, events });
+		return buildCalendar({ rates: dates.flatMap((date) => shopped(date, 177.3)), settings: { myHotelCode: MINE, compSet: 'all', website: 2, dates, outliers: { farFromMedianPercent: 0 } }, events });
 	}
 
 	it('lists a multi-day event once, with its first and last date', () => {
@@ -218,11 +228,20 @@ describe('what a revenue manager reads (#39)', () => {
 		expect(calendarHtml(november(), META)).not.toMatch(/<strong>\d+<\/strong>/);
 	});
 
+	it('states the outlier rule under the grid, with the thresholds the calendar was built with', () => {
+		expect(calendarHtml(november(), META)).toContain('or 20 % or more from the comp median on any day.');
+		expect(calendarHtml(november(), { ...META, outliers: { farFromMedianPercent: 25, busyEventScore: 60 } })).toContain(
+			'Outliers: my index at or under 100 on a busy day (an event of impact 60 or more, or demand of 80 or more), over 110 on a quiet day (demand of 40 or less, no busy event), or 25 % or more from the comp median on any day.',
+		);
+		expect(calendarHtml(november(), { ...META, outliers: { farFromMedianPercent: 0 } })).not.toContain('from the comp median on any day');
+	});
+
 	it('says why a date is an outlier without saying "busy day" twice', () => {
 		const html = calendarHtml(november(), META);
 		expect(html).not.toContain('busy day: busy day');
 		expect(html).not.toContain('quiet day: quiet day');
 		expect(html).toContain('priced over the market on a quiet day: no event of impact 70 or more, demand 20; my rate 130.00 EUR is at index 130.00 of the comp median 100.00');
+		expect(html).toContain('priced far from the market: my rate 120.00 EUR is at index 120.00 of the comp median 100.00, 20.00 % above it (20 % or more is far)');
 	});
 
 	it('names the website with its code beside it, or by its code alone when no name is known', () => {

@@ -257,7 +257,7 @@ describe('undercuts, rank changes and parity losses in the digest', () => {
 	it('describes each in a line a message can post', () => {
 		const [digest] = digests([undercut(), rankChanged({ hotelCode: 100002, hotelName: 'Quay Inn' }), parityLoss({ hotelCode: 100003 })]);
 		expect(textLines(digest).slice(1)).toEqual([
-			'• Harbour View Hotel (100001), all websites, 2025-04-10, 1 night: undercut: hotel 100067 Quay Inn 180.00 → mine 200.00 EUR (+11.1 %)',
+			'• Harbour View Hotel (100001), all websites, 2025-04-10, 1 night: undercut: hotel 100067 Quay Inn 180.00 EUR, 10.0 % below mine (200.00 EUR)',
 			'• Harbour View Hotel (100003), website 5, 2025-04-10, 1 night, Double: parity loss (medium): website 2 200.00 → 184.00 EUR (−8.0 %)',
 			'• Quay Inn (100002), all websites, 2025-04-10, 1 night: rank 1 → 3 of 4, at 200.00 EUR',
 			SIGN_NOTE,
@@ -267,7 +267,7 @@ describe('undercuts, rank changes and parity losses in the digest', () => {
 	it('shows each in a row of the HTML table, with what it was compared with', () => {
 		const [digest] = digests([undercut(), rankChanged({ hotelCode: 100002, hotelName: 'Quay Inn' }), parityLoss({ hotelCode: 100003 })]);
 		expect(htmlRows(digest)).toEqual([
-			'<tr><td>Harbour View Hotel (100001)</td><td>all</td><td>2025-04-10</td><td>1</td><td></td><td>undercut</td><td>hotel 100067 Quay Inn: 180.00 EUR</td><td>200.00 EUR</td><td>+11.1 %</td></tr>',
+			'<tr><td>Harbour View Hotel (100001)</td><td>all</td><td>2025-04-10</td><td>1</td><td></td><td>undercut</td><td>hotel 100067 Quay Inn: 180.00 EUR</td><td>200.00 EUR</td><td>10.0 % below mine</td></tr>',
 			'<tr><td>Harbour View Hotel (100003)</td><td>website 5</td><td>2025-04-10</td><td>1</td><td>Double</td><td>parity loss</td><td>website 2: 200.00 EUR</td><td>184.00 EUR</td><td>−8.0 %</td></tr>',
 			'<tr><td>Quay Inn (100002)</td><td>all</td><td>2025-04-10</td><td>1</td><td></td><td>rank changed</td><td>rank 1 → 3 of 4</td><td>200.00 EUR</td><td></td></tr>',
 		]);
@@ -352,10 +352,17 @@ describe('what a revenue manager reads (#39)', () => {
 		);
 	});
 
-	it('shows every percentage as the rate against the one before it or compared with it, minus lower, and says so once', () => {
+	it('shows an undercut as the trade reads it: the competitor so many percent below my rate, of my rate, said in words', () => {
+		const [digest] = digests([undercut({ rate: 3921.38, comparedRate: 3081.66, change: 839.72, changePercent: 21.41, currency: 'ZAR' })]);
+		expect(digest.text).toContain('undercut: hotel 100067 Quay Inn 3081.66 ZAR, 21.4 % below mine (3921.38 ZAR)');
+		expect(htmlRows(digest)[0]).toContain('<td>21.4 % below mine</td>');
+		expect(digest.text).not.toContain(SIGN_NOTE);
+	});
+
+	it('shows every other percentage as the rate against the one before it or compared with it, minus lower, and says so once', () => {
 		const [digest] = digests([undercut({ rate: 170, comparedRate: 140, change: 30, changePercent: 17.65 }), parityLoss({ rate: 160, comparedRate: 170 })]);
-		// Mine at 170 against the competitor's 140 is +21.4 %; the website's 160 against the reference's 170 is −5.9 %.
-		expect(digest.text).toContain('hotel 100067 Quay Inn 140.00 → mine 170.00 EUR (+21.4 %)');
+		// The competitor's 140 is 17.6 % below my 170; the website's 160 against the reference's 170 is −5.9 %.
+		expect(digest.text).toContain('hotel 100067 Quay Inn 140.00 EUR, 17.6 % below mine (170.00 EUR)');
 		expect(digest.text).toContain('website 2 170.00 → 160.00 EUR (−5.9 %)');
 		expect(textLines(digest).filter((line) => line === SIGN_NOTE)).toHaveLength(1);
 		expect((digest.html as string).match(/minus means lower/g)).toHaveLength(1);

@@ -54,12 +54,17 @@ describe('text: the same table in a code block, for Slack or Teams', () => {
 		expect(suggestionSummary(week, META).text.split('\n')).toEqual([
 			'*Suggested rates for Harbour View Hotel (100001), 1 night, 2 guests: 4 rates to approve (2 up, 2 down)*',
 			'```',
-			'Date             Current   Suggested  Change        Why',
-			'Fri 2026-11-02    100.00  105.00 EUR  +5.00 (+5 %)  comp median 105.00',
-			'Fri 2026-11-04    100.00   92.00 EUR  −8.00 (−8 %)  comp median 92.00',
-			'Fri 2026-11-05  sold out        none                my hotel is sold out',
-			'Fri 2026-11-06    100.00  108.00 EUR  +8.00 (+8 %)  comp median 108.00',
-			'Fri 2026-11-07    100.00   95.00 EUR  −5.00 (−5 %)  comp median 95.00',
+			'Date             Current   Suggested  Change',
+			'Fri 2026-11-02    100.00  105.00 EUR  +5.00 (+5.0 %)',
+			'  comp median 105.00',
+			'Fri 2026-11-04    100.00   92.00 EUR  −8.00 (−8.0 %)',
+			'  comp median 92.00',
+			'Fri 2026-11-05  sold out        none',
+			'  my hotel is sold out',
+			'Fri 2026-11-06    100.00  108.00 EUR  +8.00 (+8.0 %)',
+			'  comp median 108.00',
+			'Fri 2026-11-07    100.00   95.00 EUR  −5.00 (−5.0 %)',
+			'  comp median 95.00',
 			'```',
 			'1 date unchanged (the suggestion is the current rate)',
 		]);
@@ -102,19 +107,37 @@ describe('html: what Send and Wait emails', () => {
 		expect(suggestionSummary(week, META).html).not.toContain('\n');
 	});
 
-	it('has a row per date to look at, by date: date, current, suggested, change and why', () => {
+	it('has a row per date to look at, by date: date, current, suggested and change, and its reason across the table under them', () => {
 		const html = suggestionSummary(week, META).html;
-		expect([...html.matchAll(/<th [^>]*>([^<]*)<\/th>/g)].map((match) => match[1])).toEqual(['Date', 'Current', 'Suggested', 'Change', 'Why']);
+		expect([...html.matchAll(/<th [^>]*>([^<]*)<\/th>/g)].map((match) => match[1])).toEqual(['Date', 'Current', 'Suggested', 'Change']);
 		const rows = [...html.matchAll(/<tr>(<td[\s\S]*?)<\/tr>/g)].map((row) => [...row[1].matchAll(/<td [^>]*>(?:<strong>)?([^<]*)/g)].map((cell) => cell[1]));
-		expect(rows.filter((cells) => cells.length === 5)).toEqual([
-			['Fri 2026-11-02', '100.00', '105.00 EUR', '+5.00 (+5 %)', 'comp median 105.00'],
-			['Fri 2026-11-04', '100.00', '92.00 EUR', '−8.00 (−8 %)', 'comp median 92.00'],
-			['Fri 2026-11-05', 'sold out', 'none', '', 'my hotel is sold out'],
-			['Fri 2026-11-06', '100.00', '108.00 EUR', '+8.00 (+8 %)', 'comp median 108.00'],
-			['Fri 2026-11-07', '100.00', '95.00 EUR', '−5.00 (−5 %)', 'comp median 95.00'],
+		expect(rows.filter((cells) => cells.length === 4)).toEqual([
+			['Fri 2026-11-02', '100.00', '105.00 EUR', '+5.00 (+5.0 %)'],
+			['Fri 2026-11-04', '100.00', '92.00 EUR', '−8.00 (−8.0 %)'],
+			['Fri 2026-11-05', 'sold out', 'none', ''],
+			['Fri 2026-11-06', '100.00', '108.00 EUR', '+8.00 (+8.0 %)'],
+			['Fri 2026-11-07', '100.00', '95.00 EUR', '−5.00 (−5.0 %)'],
 		]);
-		expect(html).toContain('color:#c5221f;">−8.00 (−8 %)</td>');
-		expect(html).toContain('color:#137333;">+8.00 (+8 %)</td>');
+		// The reason is a row of its own, one cell as wide as the four: no narrow column to wrap a word a line.
+		expect([...html.matchAll(/<tr><td colspan="4" [^>]*>([^<]*)<\/td><\/tr>/g)].map((match) => match[1])).toEqual([
+			'comp median 105.00',
+			'comp median 92.00',
+			'my hotel is sold out',
+			'comp median 108.00',
+			'comp median 95.00',
+		]);
+		expect(rows.every((cells) => cells.length === 4 || cells.length === 1)).toBe(true);
+		expect(html).toContain('color:#c5221f;">−8.00 (−8.0 %)</td>');
+		expect(html).toContain('color:#137333;">+8.00 (+8.0 %)</td>');
+	});
+
+	it('writes every move to one decimal, so moves of one rule read alike', () => {
+		const capped = [10, 9.99, 9.97].map((percent, index) =>
+			suggestion(`2026-11-0${index + 2}`, 100 + percent, { changePercent: percent, reason: 'capped at the most per suggestion, 10 %' }),
+		);
+		const { text, html } = suggestionSummary(capped, META);
+		expect(text.match(/\(\+[\d.]+ %\)/g)).toEqual(['(+10.0 %)', '(+10.0 %)', '(+10.0 %)']);
+		expect(html.match(/\(\+[\d.]+ %\)/g)).toEqual(['(+10.0 %)', '(+10.0 %)', '(+10.0 %)']);
 	});
 
 	it('names the dates without a suggestion and why: not shopped, sold out, too few competitors', () => {

@@ -123,6 +123,15 @@ const quietDayIndexAbove: INodeProperties = {
 	description: 'A quiet date with my index above this is an outlier: priced over the market on a quiet day. 110: more than 10 % over the comp median.',
 };
 
+const farFromMedianPercent: INodeProperties = {
+	displayName: 'Far From Median (%)',
+	name: 'farFromMedianPercent',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 2 },
+	default: 20,
+	description: 'Any other date with my rate this share or more above or below the comp median (index 80 or less, 120 or more) is an outlier: priced far from the market. 0: none.',
+};
+
 const quietWithoutDemand: INodeProperties = {
 	displayName: 'Quiet Day Without Demand Data',
 	name: 'quietWithoutDemand',
@@ -148,7 +157,7 @@ const optionsField: INodeProperties = {
 	default: {},
 	displayOptions: show,
 	// Alphabetical, as n8n lists a collection's fields.
-	options: [highDemand, busyEventScore, busyDayIndexAtMost, calendarName, cheaperBelow, currencyOption, dearerAbove, dateOrderOption, quietWithoutDemand, lowDemand, quietDayIndexAbove, rateFieldOption],
+	options: [highDemand, busyEventScore, busyDayIndexAtMost, calendarName, cheaperBelow, currencyOption, dearerAbove, dateOrderOption, farFromMedianPercent, quietWithoutDemand, lowDemand, quietDayIndexAbove, rateFieldOption],
 };
 
 const calendarPositionsTable: INodeProperties = {
@@ -185,6 +194,7 @@ function settings(context: IExecuteFunctions): CalendarSettings {
 			busyDayIndexAtMost: numberOption(options, busyDayIndexAtMost),
 			quietDayIndexAbove: numberOption(options, quietDayIndexAbove),
 			quietWithoutDemand: booleanOption(options, quietWithoutDemand),
+			farFromMedianPercent: numberOption(options, farFromMedianPercent),
 		},
 		name: typeof options.calendarName === 'string' ? options.calendarName.trim() : '',
 	};
@@ -266,7 +276,7 @@ class CalendarMemory {
 
 function meta(calendar: CalendarSettings, facts: CalendarFacts): CalendarMeta {
 	const { myHotelCode, website, los, guests } = calendar.source;
-	return { hotelName: facts.hotelName, hotelCode: myHotelCode, website, websiteName: facts.websiteName, los, guests, bands: calendar.bands };
+	return { hotelName: facts.hotelName, hotelCode: myHotelCode, website, websiteName: facts.websiteName, los, guests, bands: calendar.bands, outliers: calendar.outliers };
 }
 
 function summaryItem(calendar: CalendarSettings, facts: CalendarFacts, days: readonly CalendarDay[], remembered: boolean): IDataObject {

@@ -72,6 +72,8 @@ export interface OutlierThresholds {
 	 * evidence of a quiet date; only a low demand figure is. On, for hotels without a demand shop.
 	 */
 	quietWithoutDemand: boolean;
+	/** Any other date with my index this many points or more from 100 (my rate that share above or below the comp median) is far from the market; 0: none is. */
+	farFromMedianPercent: number;
 }
 
 /**
@@ -84,6 +86,9 @@ export interface OutlierThresholds {
  *   when the market can take more.
  * - quietDayIndexAbove 110: more than 10 % above the median, the move Infor's rate shopping treats
  *   as a notable market change, on a day nothing fills the city.
+ * - farFromMedianPercent 20: four times the on-par band's 5 points and twice the 10 % of a notable
+ *   move. Room types, meal plans and websites of one comp set do not explain such a gap on any
+ *   day, busy or quiet: a rate set on purpose, or a mistake, for the reader to look at.
  */
 export const DEFAULT_OUTLIER_THRESHOLDS: OutlierThresholds = {
 	busyEventScore: 70,
@@ -92,6 +97,7 @@ export const DEFAULT_OUTLIER_THRESHOLDS: OutlierThresholds = {
 	busyDayIndexAtMost: 100,
 	quietDayIndexAbove: 110,
 	quietWithoutDemand: false,
+	farFromMedianPercent: 20,
 };
 
 /** The default window: today and the next 29 days, the month RateIntelligence and PIE open on. */
@@ -155,7 +161,7 @@ export interface CompetitorRate {
 
 export type Arrow = '▲' | '▼';
 
-export type OutlierKind = 'underpricedBusyDay' | 'overpricedQuietDay';
+export type OutlierKind = 'underpricedBusyDay' | 'overpricedQuietDay' | 'farFromMedian';
 
 export interface Outlier {
 	kind: OutlierKind;
@@ -337,7 +343,9 @@ type DayFigures = Pick<CalendarDay, 'myRate' | 'myCurrency' | 'compMedian' | 'pr
  * - underpricedBusyDay: an event of at least busyEventScore, or demand of at least highDemand,
  *   and my index at or below busyDayIndexAtMost;
  * - overpricedQuietDay: no event of at least busyEventScore, demand at or below lowDemand (or no
- *   demand data, with quietWithoutDemand), and my index above quietDayIndexAbove.
+ *   demand data, with quietWithoutDemand), and my index above quietDayIndexAbove;
+ * - farFromMedian: neither, and my index farFromMedianPercent points or more from 100, whatever
+ *   the day.
  */
 export function outlierOf(day: DayFigures, thresholds: OutlierThresholds = DEFAULT_OUTLIER_THRESHOLDS): Outlier | null {
 	if (day.priceIndex === null || day.myRate === null || day.compMedian === null) return null;
@@ -358,6 +366,11 @@ export function outlierOf(day: DayFigures, thresholds: OutlierThresholds = DEFAU
 	if (!busyEvent && quiet && day.priceIndex > thresholds.quietDayIndexAbove) {
 		const demand = day.demand === null ? 'no demand data' : `demand ${day.demand}`;
 		return { kind: 'overpricedQuietDay', reason: `no event of impact ${thresholds.busyEventScore} or more, ${demand}; ${price} is at ${index}` };
+	}
+	const distance = round2(Math.abs(day.priceIndex - 100));
+	if (thresholds.farFromMedianPercent > 0 && distance >= thresholds.farFromMedianPercent) {
+		const side = day.priceIndex < 100 ? 'below' : 'above';
+		return { kind: 'farFromMedian', reason: `${price} is at ${index}, ${distance.toFixed(2)} % ${side} it (${thresholds.farFromMedianPercent} % or more is far)` };
 	}
 	return null;
 }

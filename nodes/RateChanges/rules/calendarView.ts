@@ -1,5 +1,5 @@
 import { formatAmount, signedAmount } from './amounts';
-import { DEFAULT_INDEX_BANDS, type Band, type CalendarDay, type IndexBands, type WebsiteChoice } from './calendar';
+import { DEFAULT_INDEX_BANDS, DEFAULT_OUTLIER_THRESHOLDS, type Band, type CalendarDay, type IndexBands, type OutlierKind, type OutlierThresholds, type WebsiteChoice } from './calendar';
 import { emailTable, escapeHtml } from './html';
 import { websiteLabel as namedWebsite } from './websites';
 
@@ -15,6 +15,8 @@ export interface CalendarMeta {
 	guests: number;
 	/** The bands the calendar was built with, for the legend. Default: DEFAULT_INDEX_BANDS. */
 	bands?: Partial<IndexBands>;
+	/** The outlier rules it was built with, said under the grid. Default: DEFAULT_OUTLIER_THRESHOLDS. */
+	outliers?: Partial<OutlierThresholds>;
 }
 
 export interface CalendarCounts {
@@ -29,8 +31,11 @@ export interface CalendarCounts {
 	events: number;
 }
 
-/** How many dates the text lists: the next two weeks, what a revenue meeting looks at. */
-export const TEXT_DATES = 14;
+/**
+ * How many dates the text lists, one line each: three months. A Slack message holds at most 40,000
+ * characters and a date's line up to about 150; a longer window says how many dates it leaves out.
+ */
+export const TEXT_DATES = 92;
 
 export function calendarCounts(days: readonly CalendarDay[]): CalendarCounts {
 	const counts: CalendarCounts = { dates: days.length, cheaper: 0, onPar: 0, dearer: 0, soldOut: 0, outliers: 0, events: 0 };
@@ -91,7 +96,20 @@ function countsLine(counts: CalendarCounts): string {
 	);
 }
 
-const OUTLIER_LABELS = { underpricedBusyDay: 'priced under the market on a busy day', overpricedQuietDay: 'priced over the market on a quiet day' } as const;
+const OUTLIER_LABELS: Record<OutlierKind, string> = {
+	underpricedBusyDay: 'priced under the market on a busy day',
+	overpricedQuietDay: 'priced over the market on a quiet day',
+	farFromMedian: 'priced far from the market',
+};
+
+/** The outlier rules in words, as the email and the text state them. */
+export function outlierRule(meta: CalendarMeta): string {
+	const rules = { ...DEFAULT_OUTLIER_THRESHOLDS, ...meta.outliers };
+	const busy = `at or under ${rules.busyDayIndexAtMost} on a busy day (an event of impact ${rules.busyEventScore} or more, or demand of ${rules.highDemand} or more)`;
+	const quiet = `over ${rules.quietDayIndexAbove} on a quiet day (demand of ${rules.lowDemand} or less${rules.quietWithoutDemand ? ', or no demand data' : ''}, no busy event)`;
+	const far = rules.farFromMedianPercent > 0 ? `, or ${rules.farFromMedianPercent} % or more from the comp median on any day` : '';
+	return `Outliers: my index ${busy}, ${quiet}${far}.`;
+}
 
 function markers(day: CalendarDay): string {
 	return [
@@ -181,6 +199,7 @@ function legend(meta: CalendarMeta): string {
 		'Each date: my rate, then my price index (my rate as a percentage of the comp median), then the comp median in grey. ',
 		`▲ ▼ after a rate or the median: moved since the last calendar. ${EVENT_MARK} an event; `,
 		`<span style="color:#ffffff;background-color:#c5221f;font-weight:bold;padding:0 3px;">${OUTLIER_MARK}</span> an outlier (listed below); Sold out: my hotel is sold out; &mdash;: not shopped.`,
+		`<br>${escapeHtml(outlierRule(meta))}`,
 		'</div>',
 	].join('');
 }
@@ -277,18 +296,22 @@ function textLine(day: CalendarDay): string {
 }
 
 /**
- * The calendar for Slack or Teams: a bold title, the counts of the whole window, then the next
- * `maxDates` dates one line each, their outliers first (in date order, then the others), and the
- * dates of any later outlier.
+ * The calendar for Slack or Teams: a bold title, the counts of the whole window, the outlier rule
+ * when a date is one, then the first `maxDates` dates one line each, their outliers first (in date
+ * order, then the others); a longer window says how many dates it leaves out, from when to when,
+ * and the dates of any later outlier.
  */
 export function calendarText(days: readonly CalendarDay[], meta: CalendarMeta, maxDates: number = TEXT_DATES): string {
 	const next = days.slice(0, maxDates);
 	const ordered = [...next.filter((day) => day.outlier), ...next.filter((day) => !day.outlier)];
-	const later = days.slice(maxDates).filter((day) => day.outlier);
+	const left = days.slice(maxDates);
+	const later = left.filter((day) => day.outlier);
 	return [
 		`*${title(meta)}: ${subtitle(days, meta)}*`,
 		countsLine(calendarCounts(days)),
+		...(days.some((day) => day.outlier) ? [outlierRule(meta)] : []),
 		...ordered.map(textLine),
+		...(left.length > 0 ? [`${left.length} later date${left.length === 1 ? '' : 's'} (${windowLabel(left)}) left out here; the email's calendar has every date`] : []),
 		...(later.length > 0 ? [`Later outliers: ${later.map((day) => `${day.weekday} ${day.date}`).join(', ')}`] : []),
 	].join('\n');
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ReportedChange, ReportedType } from './alert';
-import { percentChange } from './amounts';
+import { percentChange, round2 } from './amounts';
 import { escapeHtml } from './html';
 import { websiteLabel } from './websites';
 
@@ -60,18 +60,16 @@ function signedPercent(percent: number): string {
 }
 
 /**
- * The one sign convention of every percentage a digest shows: the alert's rate against the one it
- * is set beside (the previous rate, the cheapest competitor's, the reference website's), as a
- * percentage of that one; minus: the alert's rate is lower. An undercut's own changePercent (how
- * far below my rate, of my rate) and a parity loss's (of the reference) are output fields as
- * before; the digest works its figure out from the two rates it shows.
+ * The one sign convention of every signed percentage a digest shows: the alert's rate against the
+ * one it is set beside (the previous rate, the reference website's), as a percentage of that one;
+ * minus: the alert's rate is lower. An undercut is not signed: it is read as the trade reads it,
+ * how far the competitor is below my rate as a share of mine (undercutPercent), said in words.
  */
 export function differencePercent(change: ReportedChange): number | null {
 	switch (change.changeType) {
 		case 'up':
 		case 'down':
 			return change.changePercent;
-		case 'undercut':
 		case 'parityLoss':
 			return change.rate === null || change.comparedRate === null || change.comparedRate === 0 ? null : percentChange(change.comparedRate, change.rate);
 		default:
@@ -79,20 +77,28 @@ export function differencePercent(change: ReportedChange): number | null {
 	}
 }
 
-export const SIGN_NOTE = 'Percentages: each rate against the one before it or compared with it (the previous rate, the cheapest competitor, the reference website); minus means lower.';
+/** How far the competitor is below my rate, as a percentage of my rate: 3081.66 against my 3921.38 is 21.4. */
+export function undercutPercent(change: ReportedChange): number | null {
+	if (change.changeType !== 'undercut' || change.rate === null || change.comparedRate === null || change.rate === 0) return null;
+	return round2(((change.rate - change.comparedRate) / change.rate) * 100);
+}
+
+export const SIGN_NOTE = 'Percentages: each rate against the one before it or compared with it (the previous rate, the reference website); minus means lower.';
 
 function percentText(change: ReportedChange): string {
+	const below = undercutPercent(change);
+	if (below !== null) return `${below.toFixed(1)} % below mine`;
 	const percent = differencePercent(change);
 	return percent === null ? '' : signedPercent(percent);
 }
 
 /** "100.00 → 112.00 EUR (+12.0 %)": the first rate, the second with the currency, and the second against the first. */
-function fromTo(change: ReportedChange, first: number | null, second: number | null, secondLabel = ''): string {
+function fromTo(change: ReportedChange, first: number | null, second: number | null): string {
 	const percent = percentText(change);
-	return `${first === null ? 'sold out' : first.toFixed(2)} → ${secondLabel}${amount(second, change.currency)}${percent ? ` (${percent})` : ''}`;
+	return `${first === null ? 'sold out' : first.toFixed(2)} → ${amount(second, change.currency)}${percent ? ` (${percent})` : ''}`;
 }
 
-/** "100.00 → 112.00 EUR (+12.0 %)", "sold out (was 100.00 EUR)", "undercut: hotel 100067 Quay Inn 180.00 → mine 200.00 EUR (+11.1 %)". */
+/** "100.00 → 112.00 EUR (+12.0 %)", "sold out (was 100.00 EUR)", "undercut: hotel 100067 Quay Inn 180.00 EUR, 10.0 % below mine (200.00 EUR)". */
 export function describeMove(change: ReportedChange): string {
 	switch (change.changeType) {
 		case 'soldOut':
@@ -102,7 +108,7 @@ export function describeMove(change: ReportedChange): string {
 		case 'firstSeen':
 			return change.rate === null ? 'first seen, sold out' : `first seen at ${amount(change.rate, change.currency)}`;
 		case 'undercut':
-			return `undercut: ${change.comparedWith} ${fromTo(change, change.comparedRate, change.rate, 'mine ')}`;
+			return `undercut: ${change.comparedWith} ${amount(change.comparedRate, change.currency)}${undercutPercent(change) === null ? '' : `, ${percentText(change)}`} (${amount(change.rate, change.currency)})`;
 		case 'rankChanged':
 			return `${change.comparedWith}, at ${amount(change.rate, change.currency)}`;
 		case 'parityLoss':

@@ -1,4 +1,4 @@
-import { formatAmount, signedAmount, signedPercent } from './amounts';
+import { formatAmount, signedAmount } from './amounts';
 import type { WebsiteChoice } from './calendar';
 import { escapeHtmlForSendAndWait as escapeHtml } from './html';
 import type { Suggestion } from './suggestion';
@@ -94,6 +94,14 @@ interface Row {
 	direction: 'up' | 'down' | 'none';
 }
 
+/**
+ * "+10.0 %", "−5.0 %": a move to one decimal, whatever its size, so moves of one rule read alike
+ * (a cap of 10 % rounded to .99 moves 9.99 % or 9.97 %, both "+10.0 %").
+ */
+function movePercent(value: number): string {
+	return `${value > 0 ? '+' : value < 0 ? '−' : ''}${Math.abs(value).toFixed(1)} %`;
+}
+
 function rowOf(suggestion: Suggestion): Row {
 	const date = `${suggestion.weekday} ${suggestion.date}`;
 	if (suggestion.suggestedRate === null || suggestion.change === null) {
@@ -105,34 +113,38 @@ function rowOf(suggestion: Suggestion): Row {
 		date,
 		current: formatAmount(suggestion.currentRate ?? 0),
 		suggested: `${formatAmount(suggestion.suggestedRate)}${currency}`,
-		change: `${signedAmount(suggestion.change)} (${signedPercent(suggestion.changePercent ?? 0)})`,
+		change: `${signedAmount(suggestion.change)} (${movePercent(suggestion.changePercent ?? 0)})`,
 		why: suggestion.reason,
 		direction: suggestion.change > 0 ? 'up' : 'down',
 	};
 }
 
-const TH = 'text-align:left;padding:6px;border-bottom:2px solid #dadce0;font-size:12px;color:#5f6368;';
-const TD = 'text-align:left;padding:6px;border-bottom:1px solid #dadce0;vertical-align:top;';
+const TH = 'text-align:left;padding:6px 6px 2px 6px;border-bottom:2px solid #dadce0;font-size:12px;color:#5f6368;';
+const TD = 'text-align:left;padding:6px 6px 0 6px;vertical-align:top;white-space:nowrap;font-size:13px;';
+const WHY = 'text-align:left;padding:0 6px 6px 6px;border-bottom:1px solid #dadce0;font-size:12px;color:#3c4043;';
 const COLOURS = { up: '#137333', down: '#c5221f', none: '#5f6368' } as const;
 
+/**
+ * Four columns of figures and, under them, the date's reason across the table's width: n8n's Send
+ * and Wait card is narrow, and a fifth column for the reason wrapped it a word a line.
+ */
 function htmlTable(rows: readonly Row[]): string {
-	const header = ['Date', 'Current', 'Suggested', 'Change', 'Why'].map((cell) => `<th style="${TH}">${cell}</th>`).join('');
+	const header = ['Date', 'Current', 'Suggested', 'Change'].map((cell) => `<th style="${TH}">${cell}</th>`).join('');
 	const body = rows.map((row) => {
 		// A date without a suggestion in grey: it asks nothing of the approver.
-		const figure = `${TD}white-space:nowrap;font-size:13px;color:${row.direction === 'none' ? COLOURS.none : '#202124'};`;
+		const figure = `${TD}color:${row.direction === 'none' ? COLOURS.none : '#202124'};`;
 		const cells = [
 			`<td style="${figure}">${escapeHtml(row.date)}</td>`,
 			`<td style="${figure}">${escapeHtml(row.current)}</td>`,
 			`<td style="${figure}">${row.direction === 'none' ? escapeHtml(row.suggested) : `<strong>${escapeHtml(row.suggested)}</strong>`}</td>`,
-			`<td style="${TD}white-space:nowrap;font-size:13px;color:${COLOURS[row.direction]};">${escapeHtml(row.change)}</td>`,
-			`<td style="${TD}font-size:12px;color:#3c4043;">${escapeHtml(row.why)}</td>`,
+			`<td style="${TD}color:${COLOURS[row.direction]};">${escapeHtml(row.change)}</td>`,
 		];
-		return `<tr>${cells.join('')}</tr>`;
+		return `<tr>${cells.join('')}</tr><tr><td colspan="4" style="${WHY}">${escapeHtml(row.why)}</td></tr>`;
 	});
 	return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%;border-collapse:collapse;"><tr>${header}</tr>${body.join('')}</table>`;
 }
 
-/** The table as text in a code block, its columns aligned; Why last, where a long reason may wrap. */
+/** The table as text in a code block, its columns aligned; each date's reason on the line under it, where a long one may wrap. */
 function textTable(rows: readonly Row[]): string {
 	const columns: Array<{ title: string; of: (row: Row) => string; right?: boolean }> = [
 		{ title: 'Date', of: (row) => row.date },
@@ -141,9 +153,8 @@ function textTable(rows: readonly Row[]): string {
 		{ title: 'Change', of: (row) => row.change },
 	];
 	const widths = columns.map((column) => Math.max(column.title.length, ...rows.map((row) => column.of(row).length)));
-	const line = (cells: string[], why: string) =>
-		[...cells.map((cell, index) => (columns[index].right ? cell.padStart(widths[index]) : cell.padEnd(widths[index]))), why].join('  ').trimEnd();
-	return ['```', line(columns.map((column) => column.title), 'Why'), ...rows.map((row) => line(columns.map((column) => column.of(row)), row.why)), '```'].join('\n');
+	const line = (cells: string[]) => cells.map((cell, index) => (columns[index].right ? cell.padStart(widths[index]) : cell.padEnd(widths[index]))).join('  ').trimEnd();
+	return ['```', line(columns.map((column) => column.title)), ...rows.flatMap((row) => [line(columns.map((column) => column.of(row))), `  ${row.why}`]), '```'].join('\n');
 }
 
 const byDate = (a: Suggestion, b: Suggestion) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0);

@@ -20,6 +20,8 @@ export interface ControlTarget {
 	variants(): Variants;
 	setVariants(variants: Partial<Variants>): void;
 	runShop(options: RunShopOptions): Promise<RunSummary>;
+	/** What `run-shop?wait=1` waits for once every delivery is answered (see Sandbox.setSettle). */
+	settle(): Promise<Record<string, unknown>>;
 	deliveries(): Delivery[];
 	clearDeliveries(): void;
 	runs(): RunSummary[];
@@ -51,6 +53,7 @@ export const CONTROL_ROUTES = [
 	"POST   /__sandbox/run-shop                 { repeatRun: runId | 'latest' (with shopId), changes?: { seed, changed, drift, soldOut, backOnSale } | replay: true, copies, perDelivery, … }",
 	'GET    /__sandbox/deliveries              DELETE /__sandbox/deliveries',
 	'POST   /__sandbox/run-shop?brief=1         the same, answered in one short line: counts, and the run\'s details URL',
+	'POST   /__sandbox/run-shop?wait=1          answered once what the deliveries started has ended too (npm start: n8n\'s executions), as `settled`',
 	'GET    /__sandbox/runs                    GET    /__sandbox/runs?runId=',
 	'GET    /__sandbox/webhooks',
 	'GET    /__sandbox/schedules',
@@ -136,7 +139,8 @@ export async function handleControl(target: ControlTarget, method: string, path:
 			return { status: 200, body: target.variants() };
 		case `POST ${CONTROL_PREFIX}/run-shop`: {
 			const run = await target.runShop(asObject(body) as unknown as RunShopOptions);
-			return { status: 200, body: query.get('brief') === '1' ? briefRun(run, path) : run };
+			const answer = query.get('brief') === '1' ? briefRun(run, path) : run;
+			return { status: 200, body: query.get('wait') === '1' ? { ...answer, settled: await target.settle() } : answer };
 		}
 		case `GET ${CONTROL_PREFIX}/deliveries`:
 			return { status: 200, body: target.deliveries() };

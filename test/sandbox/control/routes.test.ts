@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expectError, MORNING_SCHEDULE, useFrozenSandbox } from '../frozenSandbox';
 import { VALID_SHOP_UPDATE_BODY } from '../../harness/fixtures';
 
@@ -44,6 +46,32 @@ describe('control routes', () => {
 		expect(whole.data.expectedChanges).toHaveLength(brief.data.expectedChanges);
 		expect(brief.data.expectedChanges).toBeGreaterThan(50);
 		expectError(await control.get('/__sandbox/runs?runId=999'), 404);
+	});
+
+	it('answers a run with ?wait=1 once what its deliveries started has ended, as the receiver beside it says', async () => {
+		// A receiver that takes each delivery at once, as n8n answers once the execution exists.
+		const receiver = http.createServer((request, response) => request.resume().on('end', () => response.end('{}')));
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		try {
+			await api.post('/webhook', { endpoint: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, authType: 'none' });
+			const answeredWhenAsked: number[] = [];
+			sandbox.setSettle(async () => {
+				answeredWhenAsked.push(sandbox.deliveries().length);
+				return { executions: { ended: true, waitedSeconds: 3, stillRunning: 0 } };
+			});
+			const waited = await control.post('/__sandbox/run-shop?brief=1&wait=1', { shopId: 3, records: 20 });
+			expect(waited.data).toMatchObject({ records: 20, deliveries: 20, settled: { executions: { ended: true, waitedSeconds: 3, stillRunning: 0 } } });
+			expect(JSON.stringify(waited.data).length).toBeLessThan(400);
+			// Asked once, after every delivery of the run was answered.
+			expect(answeredWhenAsked).toEqual([20]);
+			expect((await control.post('/__sandbox/run-shop?brief=1', { shopId: 3, records: 5 })).data).not.toHaveProperty('settled');
+			expect(answeredWhenAsked).toEqual([20]);
+			sandbox.setSettle(undefined);
+			expect((await control.post('/__sandbox/run-shop?brief=1&wait=1', { shopId: 3, records: 5 })).data.settled).toEqual({ waited: false, why: 'no receiver told the sandbox how to wait for it' });
+		} finally {
+			sandbox.setSettle(undefined);
+			await new Promise((resolve) => receiver.close(resolve));
+		}
 	});
 
 	it('answers 404 for an unknown control route', async () => {
