@@ -99,6 +99,9 @@ describe('the rate calendar email', () => {
 	});
 });
 
+/** The approval of the example's 30 dates in n8n's Send and Wait email at 720 px: each date a row of figures and a row for its reason. */
+const APPROVAL_MAX_HEIGHT_PX = 2_000;
+
 describe('the approval message', () => {
 	test('is n8n’s Send and Wait email with the suggestions, their reasons and the Approve and Decline buttons', async () => {
 		const runtime = await ensureN8n(NEWEST_N8N);
@@ -127,6 +130,10 @@ describe('the approval message', () => {
 		expect(text).toContain(String((suggestions.changes as IDataObject[])[0].reason));
 		expect(text).toContain('Approve these rates');
 		expect(text).toContain('Decline');
+		// It was 4,673 px tall when a Why column wrapped a word a line: a month of dates reads in a few screens.
+		const height = await page.evaluate(() => document.documentElement.scrollHeight);
+		process.stderr.write(`approval email: ${height} px tall at 720 px\n`);
+		expect(height).toBeLessThan(APPROVAL_MAX_HEIGHT_PX);
 		await screenshot(page, 'suggested-rates-approval');
 		await page.close();
 	});
