@@ -218,6 +218,7 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		const stay = (record: Partial<RateRecord>) => [record.websiteCode, String(record.checkIn).slice(0, 10), record.onsiteRate].join('|');
 		expect([...new Set(alerts.map((alert) => stay(alert.payload.rate as RateRecord)))].sort()).toEqual(matching.map(stay).sort());
 		// The Rate Alert example has no memory: a delivery the sender posted again, after n8n took it, alerts twice.
+		printProgress(`step 4: ${made[0].deliveries} deliveries, ${made[0].retried} sent again after no answer in time, ${alerts.length} alerts of ${matching.length} rates`);
 		expect(alerts.length - matching.length).toBeLessThanOrEqual(made[0].retried);
 		// In the currency of the Cape Town hotels' shop, as the step states it.
 		const currency = /at or below \d+(?:\.\d+)? ([A-Z]{3})/.exec(step.text)?.[1];
@@ -356,13 +357,18 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		}
 	});
 
-	test("the shops' single-record deliveries cost tens of executions: each Rate Changes example's trigger gathered them five or more to an execution", async () => {
+	/**
+	 * The sandbox's 20 senders share a shop among every address registered for it: from step 6 on,
+	 * the two Rate Changes examples and the unpublished Rate alert's address, so each trigger has
+	 * fewer than 10 of them in flight to gather.
+	 */
+	test("the shops' single-record deliveries cost tens of executions: each Rate Changes example's trigger gathered them four or more to an execution", async () => {
 		for (const file of [EXAMPLE_FILES.rateChangeAlerts, EXAMPLE_FILES.undercutAlerts]) {
 			const { deliveries } = passedOn(file);
 			const executions = (await demo.n8n.executionIds(idOf(file))).length;
 			printProgress(`${demo.examples.get(file)?.name}: ${deliveries} deliveries in ${executions} executions`);
 			expect(deliveries).toBeGreaterThanOrEqual(60);
-			expect(executions).toBeLessThanOrEqual(deliveries / 5);
+			expect(executions).toBeLessThanOrEqual(deliveries / 4);
 		}
 	});
 
