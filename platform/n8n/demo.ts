@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { startInbox, type Inbox } from '../inbox';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type RunShopOptions, type Sandbox } from '../sandbox';
 import type { WorkflowSeed } from './cli';
 import { ownPackageJson, packPackage, REPO_ROOT } from './communityPackage';
 import {
@@ -353,7 +353,7 @@ export const DEMO_SHOPS = {
 	},
 	/** That month a day's moves later: what the calendar's arrows show. */
 	calendarNextDay: { shopId: 1, repeatRun: 'latest', perDelivery: 60, changes: { seed: 7, drift: 0.5, changed: 0.1 } },
-};
+} satisfies Record<string, RunShopOptions>;
 
 /** How long a printed shop command waits for n8n's executions before it answers that some still run. */
 export const SHOP_SETTLE_TIMEOUT_MS = 300_000;

@@ -294,6 +294,23 @@ export class N8nRestClient {
 		}
 	}
 
+	/**
+	 * The executions a shop's `deliveries` POSTs, every one answered 200, started in a workflow, once
+	 * all have finished: the ids not in `before`. n8n answers a delivery only once the execution
+	 * holding its record exists (a gathering Rate Record Trigger answers each of its deliveries once
+	 * their one execution does), so every one is listed by now and only their end is waited for.
+	 * There are at least one and at most `deliveries` of them: exactly `deliveries` with one
+	 * execution a delivery (the trigger's version 1), fewer as the trigger gathers.
+	 */
+	async waitForDeliveries(workflowId: string, before: ReadonlySet<string>, deliveries: number, { timeoutMs = 300_000 } = {}): Promise<string[]> {
+		await this.waitUntilFinished(workflowId, { timeoutMs });
+		const started = (await this.executionIds(workflowId)).filter((id) => !before.has(id));
+		if (started.length < 1 || started.length > deliveries) {
+			throw new Error(`${deliveries} deliveries answered 200 started ${started.length} executions of workflow ${workflowId}: expected 1 to ${deliveries}`);
+		}
+		return started;
+	}
+
 	/** The ids of every stored execution of a workflow, highest first (the API gives 100 a page). */
 	async executionIds(workflowId: string): Promise<string[]> {
 		return this.n8nRuntime.executionCursor ? this.executionIdsByStartTime(workflowId) : this.executionIdsByIdRange(workflowId);

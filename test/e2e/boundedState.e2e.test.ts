@@ -105,9 +105,7 @@ for (const database of databases()) {
 				}
 			};
 			await Promise.all([sender(), sender()]);
-			const total = before.size + deliveries.length;
-			expect(await env.n8n.waitForExecutions(ALERTS.id, total)).toBe(total);
-			const ids = (await env.n8n.executionIds(ALERTS.id)).filter((id) => !before.has(id));
+			const ids = await env.n8n.waitForDeliveries(ALERTS.id, before, deliveries.length);
 			const executions = await Promise.all(ids.map(async (id) => await env.n8n.execution(id)));
 			const alerts = executions.flatMap((execution) => outputOf(execution.run, DETECT_NODE).map((json) => alertText(json)));
 			return { alerts, failed: executions.filter((execution) => execution.status !== 'success').map((execution) => execution.id) };

@@ -5,7 +5,9 @@ import { loadWorkflow } from './loadWorkflow';
 /**
  * The Rate Record Trigger in a running n8n, fed by the sandbox's rate shop runs: it registers
  * itself once, survives a restart without registering again, turns every delivered record into
- * exactly one execution, and refuses what a stranger or a broken sender posts.
+ * exactly one execution, and refuses what a stranger or a broken sender posts. The workflow keeps
+ * the trigger at version 1, which saved workflows have and which starts one execution a delivery:
+ * this suite proves that behaviour. Version 1.1 gathers deliveries (gathering.e2e.test.ts).
  */
 
 const WORKFLOW_FILE = 'rate-trigger.json';

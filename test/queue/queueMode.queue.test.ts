@@ -14,7 +14,11 @@ import { RECOMMENDED_POOL_SIZE, startQueueCluster, type QueueCluster, type Store
  * killed mid-burst or the main restarts.
  */
 
-/** The trigger's name as the single-process suite's workflow (workflows/rate-trigger.json) gives it. */
+/**
+ * The trigger's name as the single-process suite's workflow (workflows/rate-trigger.json) gives it.
+ * That workflow keeps the trigger at version 1, one execution a delivery, which the cases here count
+ * on (the Rate Changes case expects as many executions as deliveries).
+ */
 const TRIGGER_NODE = triggerNodeName();
 /** The node after the trigger: its output exists only where a worker ran the execution. */
 const SINK_NODE = 'Sink';

@@ -131,7 +131,7 @@ describe('the approval message', () => {
 		expect(text).toContain('Approve these rates');
 		expect(text).toContain('Decline');
 		// It was 4,673 px tall when a Why column wrapped a word a line: a month of dates reads in a few screens.
-		const height = await page.evaluate(() => document.documentElement.scrollHeight);
+		const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
 		process.stderr.write(`approval email: ${height} px tall at 720 px\n`);
 		expect(height).toBeLessThan(APPROVAL_MAX_HEIGHT_PX);
 		await screenshot(page, 'suggested-rates-approval');
