@@ -169,7 +169,8 @@ export class TravelPricingRateTrigger implements INodeType {
 		if (gathered.role === 'joined') {
 			// Answered by the node once the gathering's execution exists, as n8n answers the first.
 			const response = this.getResponseObject();
-			void gathered.outcome.then((result) => answer(response, result.started ? outcome : notStarted(result.status)));
+			// A sender that hung up meanwhile has nobody to answer: it sends the delivery again.
+			void gathered.outcome.then((result) => answer(response, result.started ? outcome : notStarted(result.status))).catch(() => undefined);
 			return { noWebhookResponse: true };
 		}
 		outcomeOfAnswer(this.getResponseObject(), gathered.settle);
