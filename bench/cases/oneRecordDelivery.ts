@@ -407,7 +407,7 @@ function slowerNote(run: DayRun, other: DayRun, least: number, where: string, fl
 	];
 	if (floor) {
 		const floorRate = floor.posts / floor.seconds;
-		const allowed = `the same trigger filtering out every record (F, no execution at all) took ${floorRate.toFixed(1)} POSTs a second that day, ${(floorRate / perSecond(other)).toFixed(2)}× ${SIDE_LABELS[other.side]}'s records a second`;
+		const allowed = `the same trigger filtering out every record (F, no execution at all) took ${floorRate.toFixed(1)} POSTs a second that day, ${(floorRate / perSecond(other)).toFixed(2)}× the records a second of ${SIDE_LABELS[other.side]}`;
 		lines.push(
 			floorRate < least * perSecond(other)
 				? `n8n's work on each request, which gathering does not remove, bounds it below the target: ${allowed}, so (c) could not reach ≥ ${least}× before any execution ran; it reached ${(perSecond(run) / floorRate).toFixed(2)} of that bound.`
