@@ -319,7 +319,7 @@ function versionRows(version: string, runs: DayRun[], perRequest: PerRequestRun[
 	const both = (text: (order: Order) => string): [string | null, string | null] => [cell('collected', () => text('collected')), cell('shuffled', () => text('shuffled'))];
 	// A run stopped early judges a target on the orders it finished, and says which.
 	const measured = ORDERS.filter(complete);
-	const inOrders = measured.length === ORDERS.length ? 'in both orders' : `in the ${measured.map((order) => ORDER_LABELS[order]).join(' and ') || 'no'} order measured`;
+	const inOrders = measured.length === ORDERS.length ? 'in both orders' : measured.length === 0 ? 'in no order measured' : `in the ${measured[0]} order alone (the other not measured)`;
 	const everyDay = (check: (order: Order, day: number) => boolean): boolean | null =>
 		measured.length === 0 ? null : measured.every((order) => [0, 1].every((day) => check(order, day)));
 	const days = (order: Order, side: Side, text: (run: DayRun) => string): string => of(order, side).map((run) => `day ${run.day}: ${text(run)}`).join('; ');
@@ -467,7 +467,7 @@ function resultOf(spec: OneRecordCase, runs: DayRun[], perRequest: PerRequestRun
 		// The columns are the two orders: the sides are compared in the rows.
 		rows: spec.versions.flatMap((version) => versionRows(version, runs, perRequest)),
 		notes: [
-			...(pending.length > 0 ? [`Written while the run went on: ${pending.join(', ')} had not run yet (its cells –).`] : []),
+			...(pending.length > 0 ? [`Written while the run went on: ${pending.join(', ')} had not been measured to the end when this was written (their cells –; a run stopped there keeps this note).`] : []),
 			`The run took ${formatDuration(Date.now() - started)}.`,
 			"(a) n8n's Webhook node as benchmark 3a has it (version 2.1, POST, Header Auth: Authorization: Bearer and the delivery token, Respond Immediately) → No Operation: one execution a delivery, what a shop costs in n8n without this package.",
 			"(b) The same Webhook node → Data Table Get (the row whose stayKey is the record's stay key, Limit 1, Always Output Data) → IF the row exists → IF the rate moved by 10 % or more (|new − stored| ÷ stored) → Data Table Update of the row by stayKey → No Operation (the alerts); a stay not stored yet → Data Table Insert. Its table has the stay row's columns and is created through n8n's public API before the workflow, which names it by id. It keeps the rate it last alerted on, where Rate Changes keeps the last one seen: over two days the alerts are the same.",
