@@ -77,8 +77,8 @@ const wanted = (id: string): boolean => !ONLY || ONLY.some((only) => only === id
 const DEMAND = workflows.demandWorkflow(LARGE_DEMAND_ID);
 const RECEIVERS = {
 	trigger: workflows.triggerWorkflow('benchRateTrigger', DELIVERY_TOKEN),
-	filteredTrigger: workflows.triggerWorkflow('benchRateTrigFlt', DELIVERY_TOKEN, KEPT_HOTEL),
-	allFilteredTrigger: workflows.triggerWorkflow('benchRateTrigOut', DELIVERY_TOKEN, ABSENT_HOTEL),
+	filteredTrigger: workflows.triggerWorkflow('benchRateTrigFlt', DELIVERY_TOKEN, { hotelCode: KEPT_HOTEL }),
+	allFilteredTrigger: workflows.triggerWorkflow('benchRateTrigOut', DELIVERY_TOKEN, { hotelCode: ABSENT_HOTEL }),
 	webhook: workflows.webhookWorkflow('benchWebhookOnly', 'none'),
 	webhookSplitOut: workflows.webhookWorkflow('benchWebhookSplt', 'splitOut'),
 	webhookIf: workflows.webhookWorkflow('benchWebhookIfNd', { hotelCode: KEPT_HOTEL }),
@@ -110,7 +110,7 @@ function sharedSeeds(sandbox: Sandbox): { workflows: WorkflowSeed[]; credentials
  */
 type BenchCase = { id: string; title: string } & (
 	| { on: 'shared n8n' | 'after the shared n8n'; run(env: BenchEnvironment): Promise<BenchmarkResult> }
-	| { on: 'own n8n' | 'in process'; run(): Promise<BenchmarkResult> }
+	| { on: 'own n8n' | 'in process'; run(keep: (partial: BenchmarkResult) => void): Promise<BenchmarkResult> }
 );
 
 /** Benchmark 1: one request per input item, the package's node against the HTTP Request node. */
@@ -229,7 +229,7 @@ const CASES: BenchCase[] = [
 	// In n8n's engine against the Data Tables stand-in, whose size models are n8n's measures.
 	{ id: '8', title: "Rate Changes over a year: the one-hotel set's tables, day by day", on: 'in process', run: () => rateChangesYear({ days: YEAR_DAYS, singleRecordDays: YEAR_SINGLE_DAYS, measures: YEAR_MEASURES }) },
 	{ id: '9', title: 'Rate Changes at group scale: 1.1M stays, queue mode on Postgres', on: 'own n8n', run: () => rateChangesGroup({ version: VERSION, hotels: GROUP_HOTELS, days: GROUP_DAYS, token: DELIVERY_TOKEN }) },
-	{ id: '10', title: 'Rate Changes, one record a delivery', on: 'own n8n', run: () => oneRecordDelivery({ versions: ONE_RECORD_N8N, stays: ONE_RECORD_STAYS, token: DELIVERY_TOKEN }) },
+	{ id: '10', title: 'Rate Changes, one record a delivery', on: 'own n8n', run: (keep) => oneRecordDelivery({ versions: ONE_RECORD_N8N, stays: ONE_RECORD_STAYS, token: DELIVERY_TOKEN, keep }) },
 ];
 
 async function main(): Promise<void> {
@@ -239,9 +239,11 @@ async function main(): Promise<void> {
 	const previous = UPDATE ? (JSON.parse(fs.readFileSync(path.join(OUTPUT, 'results.json'), 'utf8')) as Results) : undefined;
 	let env: BenchEnvironment | undefined;
 
-	const save = (): void => {
+	/** Writes the results measured so far, with `partial`: a benchmark still running that gave what it has measured. */
+	const save = (partial: BenchmarkResult[] = []): void => {
+		const measured = [...benchmarks, ...partial];
 		if (UPDATE) {
-			writeResults(OUTPUT, updatedResults(previous, benchmarks, { started, loadBefore, only: ONLY ?? [] }));
+			writeResults(OUTPUT, updatedResults(previous, measured, { started, loadBefore, only: ONLY ?? [] }));
 			return;
 		}
 		const results: Results = {
@@ -253,7 +255,7 @@ async function main(): Promise<void> {
 				loadAverageAtStart: Math.round(loadBefore * 100) / 100,
 				loadAverageAtEnd: Math.round(os.loadavg()[0] * 100) / 100,
 			},
-			benchmarks: [...benchmarks].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })),
+			benchmarks: measured.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })),
 		};
 		fs.mkdirSync(OUTPUT, { recursive: true });
 		writeResults(OUTPUT, results);
@@ -284,7 +286,8 @@ async function main(): Promise<void> {
 		const stopped = env;
 		for (const benchCase of chosen) if (benchCase.on === 'after the shared n8n') await measure(benchCase, () => benchCase.run(stopped));
 	}
-	for (const benchCase of chosen) if (benchCase.on === 'own n8n' || benchCase.on === 'in process') await measure(benchCase, () => benchCase.run());
+	const keep = (partial: BenchmarkResult): void => save([partial]);
+	for (const benchCase of chosen) if (benchCase.on === 'own n8n' || benchCase.on === 'in process') await measure(benchCase, () => benchCase.run(keep));
 
 	save();
 	progress(`done in ${formatDuration(Date.now() - started)}: ${path.join(OUTPUT, 'results.md')}`);

@@ -18,10 +18,12 @@ export const HEADER_AUTH_CREDENTIAL = { id: 'benchHeaderAuth1', name: 'Service t
 export const DELIVERY_AUTH_CREDENTIAL = { id: 'benchDeliveryAut', name: 'Delivery token (Header Auth)' };
 
 export function headerAuthCredentials(accessToken: string, deliveryToken: string): CredentialSeed[] {
-	return [
-		{ ...HEADER_AUTH_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${accessToken}` } },
-		{ ...DELIVERY_AUTH_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${deliveryToken}` } },
-	];
+	return [{ ...HEADER_AUTH_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${accessToken}` } }, deliveryAuthCredential(deliveryToken)];
+}
+
+/** The Header Auth credential a Webhook node checks the service's deliveries with: Authorization: Bearer <the delivery token>. */
+export function deliveryAuthCredential(deliveryToken: string): CredentialSeed {
+	return { ...DELIVERY_AUTH_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${deliveryToken}` } };
 }
 
 type Node = Record<string, unknown>;
@@ -263,17 +265,25 @@ export interface ReceiverWorkflow {
 	path: string;
 }
 
+/** How a Rate Record Trigger is set up beyond registering by hand with a bearer token. */
+export interface TriggerSetup {
+	/** Only this hotel's records start the workflow. */
+	hotelCode?: number;
+	/** 1 (default): one execution a delivery, as the benchmarks before gathering measured it; 1.1: Gather Deliveries, its default there. */
+	typeVersion?: 1 | 1.1;
+}
+
 /**
  * 3. The Rate Record Trigger, registered by hand (the benchmark registers each receiver with the
  * sandbox only for the rounds it is measured in) and checking a bearer token, like the Webhook
- * node's Header Auth on the other side. `hotelCode` set: only that hotel's records start it.
+ * node's Header Auth on the other side.
  */
-export function triggerWorkflow(id: string, token: string, hotelCode?: number): ReceiverWorkflow {
+export function triggerWorkflow(id: string, token: string, { hotelCode, typeVersion = 1 }: TriggerSetup = {}): ReceiverWorkflow {
 	const webhookId = `${id}-hook`;
 	const trigger = node(
 		'Rate Trigger',
 		`${PACKAGE}.travelPricingRateTrigger`,
-		1,
+		typeVersion,
 		{
 			registration: 'manual',
 			authentication: 'bearer',
@@ -302,21 +312,26 @@ export interface WebhookSetup {
  * as it does for every trigger but its own Webhook node from version 1.1 on, and no credential
  * takes a second one (see docs/benchmarks.md, 3a).
  */
-export function webhookWorkflow(id: string, after: 'none' | 'splitOut' | { hotelCode: number }, { typeVersion = 2.1, headerAuth = true }: WebhookSetup = {}): ReceiverWorkflow {
-	const hook = node(
-		'Webhook',
-		'n8n-nodes-base.webhook',
-		typeVersion,
-		{ httpMethod: 'POST', path: id, authentication: headerAuth ? 'headerAuth' : 'none', options: {} },
-		{ webhookId: id, ...(headerAuth ? { credentials: { httpHeaderAuth: DELIVERY_AUTH_CREDENTIAL } } : {}) },
-	);
-	const nodes = [hook];
+export function webhookWorkflow(id: string, after: 'none' | 'splitOut' | { hotelCode: number }, setup: WebhookSetup = {}): ReceiverWorkflow {
+	const { typeVersion = 2.1, headerAuth = true } = setup;
+	const nodes = [webhookNode(id, setup)];
 	if (after === 'splitOut') nodes.push(node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body', options: {} }));
 	if (typeof after === 'object') {
 		nodes.push(ifNode('If', { id: 'hotel-matches', leftValue: '={{ $json.body.hotelCode }}', rightValue: after.hotelCode, operator: { type: 'number', operation: 'equals' } }));
 	}
 	const label = after === 'none' ? '' : after === 'splitOut' ? ' + Split Out' : ' + IF';
 	return { seed: chain(id, `Bench: Webhook node${typeVersion === 1 ? ' v1' : ''}${headerAuth ? '' : ', no authentication'}${label}`, nodes), path: id };
+}
+
+/** The Webhook node on path `id` (POST, Respond Immediately, its defaults), named "Webhook". */
+function webhookNode(id: string, { typeVersion = 2.1, headerAuth = true }: WebhookSetup = {}): Node {
+	return node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		typeVersion,
+		{ httpMethod: 'POST', path: id, authentication: headerAuth ? 'headerAuth' : 'none', options: {} },
+		{ webhookId: id, ...(headerAuth ? { credentials: { httpHeaderAuth: DELIVERY_AUTH_CREDENTIAL } } : {}) },
+	);
 }
 
 /** What the stay key of a rate record (`$json`, `$('Rate Trigger').item.json`) is for the Data Table nodes: as Rate Changes builds it. */
@@ -475,12 +490,16 @@ export function groupWorkflows(token: string): GroupWorkflows {
 }
 
 export interface OneRecordWorkflows {
-	/** (a) n8n's floor: the Rate Record Trigger into a No Operation node. */
-	floor: ReceiverWorkflow;
-	/** (b) The same job from n8n's Data Table nodes. */
+	/** (a) What n8n does without this package: its Webhook node into a No Operation node. */
+	webhook: ReceiverWorkflow;
+	/** (b) The same job from n8n's Data Table nodes, behind its Webhook node. */
 	dataTables: ReceiverWorkflow;
-	/** (c) Rate Changes, Detect Changes. */
+	/** (c) The Rate Record Trigger, gathering, into Rate Changes (Detect Changes). */
 	rateChanges: ReceiverWorkflow;
+	/** F: (c)'s trigger filtering out every record, into a No Operation node: n8n's per-request work alone. */
+	perRequest: ReceiverWorkflow;
+	/** (c)'s trigger, whose items are the records an execution holds. */
+	trigger: string;
 	/** The No Operation node the alerts of (b) and (c) go to. */
 	alerts: string;
 	/** (b)'s Get: the stored row, whose onsiteRate is an alert's previous rate. */
@@ -488,25 +507,24 @@ export interface OneRecordWorkflows {
 }
 
 /**
- * 10. One rate record a delivery, as the service posts them: three workflows behind the Rate Record
- * Trigger (registered by hand, a bearer token), each a production URL of its own. (b) is what a user
- * builds for the alerts of Rate Changes at its defaults (moves of 10 % or more) from n8n's Data Table nodes on
- * the stay's row: Get by stay key (Always Output Data, so that a stay not stored yet goes on as an
- * empty item) → IF stored → IF moved 10 % or more → Update → the alerts; not stored → Insert.
+ * 10. One rate record a delivery, as the service posts them, each workflow a production URL of its
+ * own. (a) and (b) start with n8n's Webhook node as benchmark 3a has it (version 2.1, POST, Header
+ * Auth with the delivery token, Respond Immediately): one execution a delivery, the record in
+ * `body`. (b) is what a user builds for the alerts of Rate Changes at its defaults (moves of 10 %
+ * or more) from n8n's Data Table nodes on the stay's row: Get by stay key (Always Output Data, so
+ * that a stay not stored yet goes on as an empty item) → IF stored → IF moved 10 % or more →
+ * Update → the alerts; not stored → Insert. (c) is the Rate Record Trigger as the editor adds it
+ * today (version 1.1, Gather Deliveries), registered by hand with a bearer token; F is that
+ * trigger with Hotel Codes set to `absentHotel`, so that no record starts an execution.
  */
-export function oneRecordWorkflows(token: string, tableId: string): OneRecordWorkflows {
-	const receiver = (id: string): { trigger: Node; path: string } => {
-		const { seed, path } = triggerWorkflow(id, token);
-		return { trigger: (seed.nodes as Node[])[0], path };
-	};
+export function oneRecordWorkflows(token: string, tableId: string, absentHotel: number): OneRecordWorkflows {
 	const alerts = (): Node => node('Alerts', 'n8n-nodes-base.noOp', 1, {});
 
-	const floor = receiver('benchOneRecFloor');
-	const detect = receiver('benchOneRecChnge');
+	const webhook = webhookNode('benchOneRecHook');
 
-	const table = receiver('benchOneRecTable');
-	const record = `$('${String(table.trigger.name)}').item.json`;
-	const stored: Node = { ...dataTable('Stored rate', 'get', tableId, { ...stayKeyIs(STAY_KEY_EXPRESSION), returnAll: false, limit: 1 }), alwaysOutputData: true };
+	const tableHook = webhookNode('benchOneRecTable');
+	const record = `$('${String(tableHook.name)}').item.json.body`;
+	const stored: Node = { ...dataTable('Stored rate', 'get', tableId, { ...stayKeyIs(stayKeyOf('$json.body')), returnAll: false, limit: 1 }), alwaysOutputData: true };
 	const found = ifNode('Stored already', { id: 'stay-stored', leftValue: '={{ $json.stayKey }}', operator: { type: 'string', operation: 'exists', singleValue: true } });
 	const moved = ifNode('Moved 10 % or more', {
 		id: 'rate-moved-10',
@@ -521,10 +539,10 @@ export function oneRecordWorkflows(token: string, tableId: string): OneRecordWor
 	const to = (target: Node) => [{ node: target.name, type: 'main', index: 0 }];
 	const dataTables: WorkflowSeed = {
 		id: 'benchOneRecTable',
-		name: 'Bench: one record a delivery, Data Table Get, IF, Update (Insert when missing)',
-		nodes: [table.trigger, stored, found, moved, update, tableAlerts, insert],
+		name: 'Bench: one record a delivery, Webhook node, Data Table Get, IF, Update (Insert when missing)',
+		nodes: [tableHook, stored, found, moved, update, tableAlerts, insert],
 		connections: {
-			[String(table.trigger.name)]: { main: [to(stored)] },
+			[String(tableHook.name)]: { main: [to(stored)] },
 			[String(stored.name)]: { main: [to(found)] },
 			[String(found.name)]: { main: [to(moved), to(insert)] },
 			[String(moved.name)]: { main: [to(update), []] },
@@ -533,10 +551,22 @@ export function oneRecordWorkflows(token: string, tableId: string): OneRecordWor
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
+
+	const gathering = triggerWorkflow('benchOneRecChnge', token, { typeVersion: 1.1 });
+	const trigger = (gathering.seed.nodes as Node[])[0];
+	const filtered = triggerWorkflow('benchOneRecFloor', token, { typeVersion: 1.1, hotelCode: absentHotel });
 	return {
-		floor: { seed: chain('benchOneRecFloor', 'Bench: one record a delivery, n8n floor', [floor.trigger, node('No Operation', 'n8n-nodes-base.noOp', 1, {})]), path: floor.path },
-		dataTables: { seed: dataTables, path: table.path },
-		rateChanges: { seed: chain('benchOneRecChnge', 'Bench: one record a delivery, Rate Changes', [detect.trigger, rateChangesNode('Rate Changes', 'detectChanges'), alerts()]), path: detect.path },
+		webhook: { seed: chain('benchOneRecHook', "Bench: one record a delivery, n8n's Webhook node", [webhook, node('No Operation', 'n8n-nodes-base.noOp', 1, {})]), path: 'benchOneRecHook' },
+		dataTables: { seed: dataTables, path: 'benchOneRecTable' },
+		rateChanges: {
+			seed: chain('benchOneRecChnge', 'Bench: one record a delivery, Rate Record Trigger gathering, Rate Changes', [trigger, rateChangesNode('Rate Changes', 'detectChanges'), alerts()]),
+			path: gathering.path,
+		},
+		perRequest: {
+			seed: chain('benchOneRecFloor', 'Bench: one record a delivery, the trigger filtering out every record', [(filtered.seed.nodes as Node[])[0], node('No Operation', 'n8n-nodes-base.noOp', 1, {})]),
+			path: filtered.path,
+		},
+		trigger: String(trigger.name),
 		alerts: String(tableAlerts.name),
 		storedRate: String(stored.name),
 	};
