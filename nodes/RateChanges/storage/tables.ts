@@ -64,6 +64,25 @@ export const POSITIONS_COLUMNS: readonly ColumnSpec[] = [
 	{ name: 'writers', type: 'string' },
 ];
 
+/**
+ * One row per stay month of the rates table: each stay's rates since Keep History days ago, its
+ * first rate and each change after it (stayHistory.ts). Rows of a month stay after its check-ins
+ * have passed, for the booking-window curve, until the last of them is Keep History days old.
+ */
+export const HISTORY_COLUMNS: readonly ColumnSpec[] = [
+	{ name: 'block', type: 'string' },
+	{ name: 'hotelCode', type: 'number' },
+	{ name: 'hotelName', type: 'string' },
+	{ name: 'websiteCode', type: 'number' },
+	{ name: 'roomType', type: 'string' },
+	{ name: 'los', type: 'number' },
+	{ name: 'guests', type: 'number' },
+	{ name: 'month', type: 'string' },
+	{ name: 'currency', type: 'string' },
+	{ name: 'history', type: 'string' },
+	{ name: 'writers', type: 'string' },
+];
+
 /** The queue of one node's pass (queue.ts): its lease row, and the records executions staged for it. */
 export const QUEUE_COLUMNS: readonly ColumnSpec[] = [
 	{ name: 'block', type: 'string' },
@@ -75,6 +94,11 @@ export const QUEUE_COLUMNS: readonly ColumnSpec[] = [
 
 export function ratesTable(name: string): TableSpec {
 	return { field: 'Rates Table', name, columns: RATES_COLUMNS };
+}
+
+/** The history table sits beside the rates table whose stays it keeps: `<Rates Table>_history`. */
+export function historyTable(ratesTableName: string): TableSpec {
+	return { field: 'Rates Table', name: `${ratesTableName}_history`, columns: HISTORY_COLUMNS };
 }
 
 export function changesTable(name: string): TableSpec {

@@ -1,0 +1,187 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { storedNumber, type Observation } from '../rules/observation';
+
+import { numberText, textNumber, type DayCell } from './monthCells';
+import type { StoredRow } from './monthRows';
+import { checkInOf, dayOf, stayMonthKey, type StayMonthKey, type StayRates } from './stayMonths';
+
+/**
+ * The history table (`<Rates Table>_history`): one row per stay month, as the rates table has,
+ * holding for each day of the month every rate its stay had since Keep History days ago, each
+ * with the collection time of the first record that showed it. A record that shows the rate the
+ * stay already had adds nothing, so a shop that moves nothing writes nothing here: the history of
+ * a stay is its first rate and each change after it (docs/nodes/rate-changes-reference.md,
+ * "Rate history").
+ *
+ * Entries are kept in collection order: a record collected between two entries goes between
+ * them, the same record twice is one entry, and an entry that shows the rate of the entry before
+ * it is dropped. So a redelivery adds nothing and a write sent twice (a lost answer, a retry)
+ * writes the same text. Since a record that repeats the latest rate writes nothing here, every
+ * write of a day also carries the stay's latest record as the rates table has it (`withRecords`'s
+ * caller adds it): a late record that differs from the rates around it then lies between them, and
+ * the rate after it starts again at that latest record (at the first record after the late one,
+ * where the stay had only one record between them: the case of two shops that overlap).
+
+ * `history`: one word per day, in day order, `DD=<entry>,<entry>…`, oldest first; an entry is
+ * `<ms>:<onsite>/<net>/<total>[#<currency>]`, `<ms>` the collection time in milliseconds since
+ * 1970 in base 36, the rates as the rates table writes them (`=` for a total equal to the onsite
+ * rate, nothing for an unknown rate, 0 for sold out) and the currency only where it is not the
+ * row's.
+ */
+
+/** One rate of a stay's history: from `dtCollected` on, until the next entry. */
+export type HistoryEntry = DayCell<Omit<StayRates, 'seenOnce'>>;
+
+export interface HistoryMonth extends StayMonthKey {
+	key: string;
+	hotelName: string;
+	currency: string;
+	/** By day of the month, the stay's entries, oldest first. */
+	days: Map<number, HistoryEntry[]>;
+}
+
+export function emptyHistoryMonth(key: StayMonthKey, observation: Pick<Observation, 'hotelName' | 'currency'>): HistoryMonth {
+	return { ...key, key: stayMonthKey(key), hotelName: observation.hotelName, currency: observation.currency, days: new Map() };
+}
+
+export function readHistoryMonth(row: StoredRow): HistoryMonth {
+	const key: StayMonthKey = {
+		hotelCode: storedNumber(row.hotelCode) ?? 0,
+		websiteCode: storedNumber(row.websiteCode) ?? 0,
+		roomType: text(row.roomType),
+		los: storedNumber(row.los) ?? 0,
+		guests: storedNumber(row.guests) ?? 0,
+		month: text(row.month),
+	};
+	const currency = text(row.currency);
+	return { ...key, key: text(row.block), hotelName: text(row.hotelName), currency, days: unpackHistory(text(row.history), currency) };
+}
+
+export function historyMonthRow(month: HistoryMonth): IDataObject {
+	return {
+		block: month.key,
+		hotelCode: month.hotelCode,
+		hotelName: month.hotelName,
+		websiteCode: month.websiteCode,
+		roomType: month.roomType,
+		los: month.los,
+		guests: month.guests,
+		month: month.month,
+		currency: month.currency,
+		history: packHistory(month.days, month.currency),
+	};
+}
+
+/** Whether two entries show the same rate: same currency and the same three rates. */
+export function sameRates(a: HistoryEntry['value'], b: HistoryEntry['value']): boolean {
+	return a.currency === b.currency && a.onsiteRate === b.onsiteRate && a.netRate === b.netRate && a.totalRate === b.totalRate;
+}
+
+export function entryOf(observation: Observation): HistoryEntry {
+	const { onsiteRate, netRate, totalRate, currency, dtCollected } = observation;
+	return { value: { onsiteRate, netRate, totalRate, currency }, dtCollected };
+}
+
+/**
+ * Whether a record may change its stay's history, told from the stay's latest rate as the rates
+ * table has it: not when it is newer than that and shows the same rate (the common case, a shop
+ * that moved nothing), so such a record costs no write of the history table.
+ */
+export function changesHistory(observation: Observation, latest: DayCell<StayRates> | undefined): boolean {
+	if (latest === undefined || observation.dtCollected <= latest.dtCollected) return true;
+	return !sameRates(entryOf(observation).value, latest.value);
+}
+
+/**
+ * The month with the records in it and the entries collected before `keepFrom` (ISO 8601) gone,
+ * all but the last of each day before it: the rate a stay had when the kept history begins.
+ * `changed`: whether the month's text differs from before.
+ */
+export function withRecords(month: HistoryMonth, observations: readonly Observation[], keepFrom: string): { month: HistoryMonth; changed: boolean } {
+	const before = packHistory(month.days, month.currency);
+	const days = new Map(month.days);
+	for (const observation of observations) {
+		const day = dayOf(observation.checkIn);
+		days.set(day, inserted(days.get(day) ?? [], entryOf(observation)));
+	}
+	for (const [day, entries] of days) days.set(day, pruned(entries, keepFrom));
+	const next = { ...month, days };
+	return { month: next, changed: packHistory(days, month.currency) !== before };
+}
+
+/** The entries with one more record among them, in collection order, an entry that repeats the rate before it dropped. */
+function inserted(entries: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
+	if (entries.some((kept) => kept.dtCollected === entry.dtCollected)) return [...entries];
+	return normalised([...entries, entry].sort((a, b) => (a.dtCollected < b.dtCollected ? -1 : a.dtCollected > b.dtCollected ? 1 : 0)));
+}
+
+function normalised(entries: readonly HistoryEntry[]): HistoryEntry[] {
+	return entries.filter((entry, index) => index === 0 || !sameRates(entries[index - 1].value, entry.value));
+}
+
+function pruned(entries: readonly HistoryEntry[], keepFrom: string): HistoryEntry[] {
+	const firstKept = entries.findIndex((entry) => entry.dtCollected >= keepFrom);
+	if (firstKept < 0) return entries.slice(-1);
+	return entries.slice(Math.max(0, firstKept - 1));
+}
+
+/** The stay's rate at a moment: the last entry collected at or before it; undefined before the first. */
+export function rateAt(entries: readonly HistoryEntry[], at: string): HistoryEntry | undefined {
+	let found: HistoryEntry | undefined;
+	for (const entry of entries) {
+		if (entry.dtCollected > at) break;
+		found = entry;
+	}
+	return found;
+}
+
+/** Each day's stay of the month, by check-in date. */
+export function historyByCheckIn(month: HistoryMonth): Map<string, HistoryEntry[]> {
+	return new Map([...month.days].map(([day, entries]) => [checkInOf(month.month, day), entries]));
+}
+
+function packHistory(days: ReadonlyMap<number, readonly HistoryEntry[]>, rowCurrency: string): string {
+	return [...days.entries()]
+		.filter(([, entries]) => entries.length > 0)
+		.sort(([a], [b]) => a - b)
+		.map(([day, entries]) => `${String(day).padStart(2, '0')}=${entries.map((entry) => packEntry(entry, rowCurrency)).join(',')}`)
+		.join(' ');
+}
+
+function packEntry({ value, dtCollected }: HistoryEntry, rowCurrency: string): string {
+	const { onsiteRate, netRate, totalRate, currency } = value;
+	const total = totalRate !== null && totalRate === onsiteRate ? '=' : numberText(totalRate);
+	const rates = `${numberText(onsiteRate)}/${numberText(netRate)}/${total}`;
+	return `${Date.parse(dtCollected).toString(36)}:${currency === rowCurrency ? rates : `${rates}#${currency}`}`;
+}
+
+/** The days of a history text; an entry that does not read is left out rather than stopping the node. */
+function unpackHistory(history: string, rowCurrency: string): Map<number, HistoryEntry[]> {
+	const days = new Map<number, HistoryEntry[]>();
+	if (history === '') return days;
+	for (const word of history.split(' ')) {
+		const match = /^(\d{2})=(.+)$/.exec(word);
+		if (!match) continue;
+		const entries = match[2].split(',').flatMap((packed) => unpackEntry(packed, rowCurrency) ?? []);
+		if (entries.length > 0) days.set(Number(match[1]), entries);
+	}
+	return days;
+}
+
+function unpackEntry(packed: string, rowCurrency: string): HistoryEntry | undefined {
+	const match = /^([0-9a-z]+):([^#]*)(?:#([A-Z]{3}))?$/.exec(packed);
+	if (!match) return undefined;
+	const ms = parseInt(match[1], 36);
+	if (!Number.isFinite(ms)) return undefined;
+	const [onsite = '', net = '', total = ''] = match[2].split('/');
+	const onsiteRate = textNumber(onsite);
+	return {
+		value: { onsiteRate, netRate: textNumber(net), totalRate: total === '=' ? onsiteRate : textNumber(total), currency: match[3] ?? rowCurrency },
+		dtCollected: new Date(ms).toISOString(),
+	};
+}
+
+function text(value: unknown): string {
+	return value === null || value === undefined ? '' : String(value);
+}
