@@ -260,7 +260,9 @@ export function historyLine(history: Pick<DateHistory, 'series' | 'currency' | '
 	if (shopped) {
 		const count = myMoves.length;
 		const times = TIMES[count] ?? `${count} times`;
-		mine = count === 0 ? 'you did not move' : `you moved ${times}${count === 1 ? ',' : ':'} ${listed(myMoves.map((move) => String(move.daysOut)))} days out`;
+		// Up to three moves are each named; more read as a count with the first and the last.
+		const when = count <= 3 ? `${count === 1 ? ',' : ':'} ${listed(myMoves.map((move) => String(move.daysOut)))} days out` : `, first ${myMoves[0].daysOut} and last ${(myMoves.at(-1) as MyMove).daysOut} days out`;
+		mine = count === 0 ? 'you did not move' : `you moved ${times}${when}`;
 		if (mySoldOutSince !== null) mine += `; sold out since ${mySoldOutSince} days out`;
 	}
 	return `${market}; ${mine}`;
