@@ -1,4 +1,5 @@
-import { buildCurve, buildHistory, historyLine, peakDates, readableAmount, usualGapDays, type StayHistory } from '../../nodes/RateChanges/rules/history';
+import { buildCurve } from '../../nodes/RateChanges/rules/bookingCurve';
+import { buildHistory, historyLine, peakDates, readableAmount, usualGapDays, type StayHistory } from '../../nodes/RateChanges/rules/history';
 import type { HistoryEntry } from '../../nodes/RateChanges/storage/stayHistory';
 
 const MINE = 1;

@@ -1,5 +1,6 @@
 import { rangeDates } from '../../nodes/RateChanges/rules/calendar';
-import { buildCurve, buildHistory, type DateHistory, type StayHistory } from '../../nodes/RateChanges/rules/history';
+import { buildCurve } from '../../nodes/RateChanges/rules/bookingCurve';
+import { buildHistory, type DateHistory, type StayHistory } from '../../nodes/RateChanges/rules/history';
 import { CHART_DATES, FIGURE_MOVES, curveHtml, curveSlackText, curveText, historyCounts, historyHtml, historySlackText, historyText, TEXT_DATES, type HistoryMeta } from '../../nodes/RateChanges/rules/historyView';
 import type { HistoryEntry } from '../../nodes/RateChanges/storage/stayHistory';
 

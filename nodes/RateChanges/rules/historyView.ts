@@ -1,6 +1,7 @@
 import { formatAmount, signedPercent } from './amounts';
 import type { WebsiteChoice } from './calendar';
-import { readableAmount, type BookingCurve, type CurveBucket, type DateHistory, type HistoryPoint } from './history';
+import type { BookingCurve, CurveBucket } from './bookingCurve';
+import { readableAmount, type DateHistory, type HistoryPoint } from './history';
 import { emailTable, escapeHtml } from './html';
 import { websiteLabel } from './websites';
 
