@@ -16,14 +16,18 @@ import type { MonthPlan, Store } from './store';
  * "Rate history").
  *
  * Entries are kept in collection order: a record collected between two entries goes between
- * them, the same record twice is one entry, and an entry that shows the rate of the entry before
- * it is dropped. So a redelivery adds nothing and a write sent twice (a lost answer, a retry)
- * writes the same text. Since a record that repeats the latest rate writes nothing here, every
- * write of a day also carries the stay's latest record as the rates table has it (`withRecords`'s
- * caller adds it): a late record that differs from the rates around it then lies between them, and
- * the rate after it starts again at that latest record (at the first record after the late one,
- * where the stay had only one record between them: the case of two shops that overlap).
-
+ * them, the same record twice is one entry, and a record that shows the rate of the entry before
+ * it adds nothing. A record never removes an entry: one that arrives late and shows the rate of
+ * the entry after it leaves that entry where it is, since a record collected later still, arriving
+ * later still, may fall between them. So a redelivery adds nothing, a write sent twice (a lost
+ * answer, a retry) writes the same text, and the history of records arriving in any order holds
+ * every rate at the time it was first collected. Since a record that repeats the latest rate
+ * writes nothing here, every write of a day also carries the stay's latest record as the rates
+ * table has it (`withRecords`'s caller adds it): a late record that differs from the rates around
+ * it then lies between them, and the rate after it starts again at that latest record (at the
+ * first record after the late one, where the stay had only one record between them: the case of
+ * two shops that overlap).
+ *
  * `history`: one word per day, in day order, `DD=<entry>,<entry>…`, oldest first; an entry is
  * `<ms>:<onsite>/<net>/<total>[#<currency>]`, `<ms>` the collection time in milliseconds since
  * 1970 in base 36, the rates as the rates table writes them (`=` for a total equal to the onsite
@@ -31,7 +35,7 @@ import type { MonthPlan, Store } from './store';
  * row's.
  */
 
-/** One rate of a stay's history: from `dtCollected` on, until the next entry. */
+/** One rate of a stay's history: from `dtCollected` on, until the next entry (the shape rules/history.ts reads). */
 export type HistoryEntry = DayCell<Omit<StayRates, 'seenOnce'>>;
 
 export interface HistoryMonth extends StayMonthKey {
@@ -181,30 +185,20 @@ function ratesMonth(row: StoredRow | undefined): StayMonth | undefined {
 	return row ? readStayMonth(row) : undefined;
 }
 
-/** The entries with one more record among them, in collection order, an entry that repeats the rate before it dropped. */
+/** The entries with one more record among them, in collection order: none when it repeats the rate of the entry before it; no entry removed. */
 function inserted(entries: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
 	if (entries.some((kept) => kept.dtCollected === entry.dtCollected)) return [...entries];
-	return normalised([...entries, entry].sort((a, b) => (a.dtCollected < b.dtCollected ? -1 : a.dtCollected > b.dtCollected ? 1 : 0)));
-}
-
-function normalised(entries: readonly HistoryEntry[]): HistoryEntry[] {
-	return entries.filter((entry, index) => index === 0 || !sameRates(entries[index - 1].value, entry.value));
+	const after = entries.findIndex((kept) => kept.dtCollected > entry.dtCollected);
+	const at = after < 0 ? entries.length : after;
+	const previous = entries[at - 1];
+	if (previous !== undefined && sameRates(previous.value, entry.value)) return [...entries];
+	return [...entries.slice(0, at), entry, ...entries.slice(at)];
 }
 
 function pruned(entries: readonly HistoryEntry[], keepFrom: string): HistoryEntry[] {
 	const firstKept = entries.findIndex((entry) => entry.dtCollected >= keepFrom);
 	if (firstKept < 0) return entries.slice(-1);
 	return entries.slice(Math.max(0, firstKept - 1));
-}
-
-/** The stay's rate at a moment: the last entry collected at or before it; undefined before the first. */
-export function rateAt(entries: readonly HistoryEntry[], at: string): HistoryEntry | undefined {
-	let found: HistoryEntry | undefined;
-	for (const entry of entries) {
-		if (entry.dtCollected > at) break;
-		found = entry;
-	}
-	return found;
 }
 
 /** Each day's stay of the month, by check-in date. */

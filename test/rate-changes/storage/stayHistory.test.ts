@@ -33,6 +33,16 @@ describe("a stay's history: its first rate and each change, in collection order"
 		expect(withRecords(late.month, [record(3, 90)], KEEP_ALL).changed).toBe(false);
 	});
 
+	it('never loses a rate to records that arrive late, older first or newer first', () => {
+		// The shops of the 10th and 11th stored first, then three earlier weeks' shops arriving late,
+		// the first of them at the 10th's rate: the 10th's entry stays, so the 10th still reads 100.
+		const stored = monthOf([record(10, 100), record(11, 130)]);
+		const late = [record(1, 100), record(4, 90), record(7, 95)].reduce((month, observation) => withRecords(month, [observation], KEEP_ALL).month, stored);
+		expect(entries(late)).toEqual(['1=100', '4=90', '7=95', '10=100', '11=130']);
+		const newestFirst = [record(7, 95), record(4, 90), record(1, 100)].reduce((month, observation) => withRecords(month, [observation], KEEP_ALL).month, stored);
+		expect(entries(newestFirst)).toEqual(entries(late));
+	});
+
 	it('reads back the text it writes', () => {
 		const month = monthOf([record(1, 100), record(3, 0), record(5, 120.5)]);
 		const row = historyMonthRow(month);
