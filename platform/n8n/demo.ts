@@ -353,6 +353,14 @@ export const DEMO_SHOPS = {
 	},
 	/** That month a day's moves later: what the calendar's arrows show. */
 	calendarNextDay: { shopId: 1, repeatRun: 'latest', perDelivery: 60, changes: { seed: 7, drift: 0.5, changed: 0.1 } },
+	/**
+	 * The month's stays as shop 1 collected them three weeks, two weeks and one week ago, one record
+	 * a POST: the comp set laid out as today's, without the 10th night's price or the festival (which
+	 * the calendar's month then shows arriving), each week's rates moved by the market.
+	 */
+	historyThreeWeeksAgo: { shopId: 1, records: 360, market: { seed: 5, myHotelCode: 100085 }, daysAgo: 21 },
+	historyTwoWeeksAgo: { shopId: 1, repeatRun: 'latest', daysAgo: 14, changes: { seed: 14, drift: 0.5, changed: 0.2, soldOut: 0.02, backOnSale: 0.5 } },
+	historyLastWeek: { shopId: 1, repeatRun: 'latest', daysAgo: 7, changes: { seed: 21, drift: 0.5, changed: 0.2, backOnSale: 0.5 } },
 } satisfies Record<string, RunShopOptions>;
 
 /** How long a printed shop command waits for n8n's executions before it answers that some still run. */
@@ -394,6 +402,7 @@ export function readyText(demo: Demo, seconds: number): string {
 	const hotel = (code: string) => `${sandbox?.data.hotelsByCode.get(Number(code))?.hotel.hotelname ?? 'hotel'} (${code})`;
 	const rateAlert = examples.get(EXAMPLE_FILES.rateAlert);
 	const undercuts = examples.get(EXAMPLE_FILES.undercutAlerts);
+	const history = examples.get(EXAMPLE_FILES.peakDatesHistory);
 	const myHotel = parameterOf(undercuts, 'Compare with my hotel', ['myHotelCode']);
 	const currency = sandbox?.data.shops.get(DEMO_SHOPS.today.shopId)?.config.currency ?? '';
 	const lines = [
@@ -485,6 +494,14 @@ export function readyText(demo: Demo, seconds: number): string {
 			`  9. Suggested rates: open ${name(EXAMPLE_FILES.suggestedRates)} and click "Execute workflow", open its email in the inbox and`,
 			'     click "Approve these rates": each suggestion and its reason land in the data table "travel_pricing_approved_rates", the',
 			"     hand-off to a PMS or channel manager (Decline writes nothing). The service shops rates; it does not set them: no price changes.",
+			`  10. Rate history: with ${name(EXAMPLE_FILES.rateChangeAlerts)} published (step 5), run the month of step 8 as shop 1 collected it`,
+			"      three weeks, two weeks and one week ago, each week's rates moved by the market (one record a POST, as the service delivers):",
+			`        ${runShop(DEMO_SHOPS.historyThreeWeeksAgo)}`,
+			`        ${runShop(DEMO_SHOPS.historyTwoWeeksAgo)}`,
+			`        ${runShop(DEMO_SHOPS.historyLastWeek)}`,
+			`      then open ${name(EXAMPLE_FILES.peakDatesHistory)} and click "Execute workflow": an email in the inbox with the`,
+			`      ${parameterOf(history, 'Peak dates history', ['onlyPeakDates'])} dates of the next 30 whose comp median is highest now, each with ${hotel(myHotel)}'s rate and the`,
+			`      comp median on each day of the last ${parameterOf(history, 'Peak dates history', ['lookBackDays'])} (the three weeks' shops, then step 8's), and a line of how they moved.`,
 		);
 	}
 	if (demo.reRegistered.length > 0) {
