@@ -4,3 +4,4 @@ export { credentialsFor, testCredential } from './credentials';
 export type { CredentialTestResult } from './credentials';
 export { inferOutputSchemas, OUTPUT_SCHEMA_CASES, OUTPUT_SCHEMA_SANDBOX, readSchemaFile, schemaPath, schemaText } from './outputSchemas';
 export { airportByCode, DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './parameters';
+export { seedHistoryTable } from './historyTable';

@@ -7,6 +7,7 @@ import { startDataTablesApi, type DataTablesApi } from '../dataTables';
 import { startSandbox, type RunShopOptions, type Sandbox } from '../sandbox';
 import { credentialsFor } from './credentials';
 import { runNode } from './engine';
+import { seedHistoryTable } from './historyTable';
 import { DAILY_FROM_2030_SCHEDULE, VALID_SHOP_UPDATE } from './parameters';
 
 /**
@@ -294,6 +295,32 @@ async function calendarOutput(parameters: IDataObject): Promise<IDataObject[]> {
 	}
 }
 
+/**
+ * Rate History of the first ten days of December 2026, each date and the summary, after seven daily
+ * shops of shop 5's comp set around my hotel (its 30 nights from 25 November; sold out on 3 December
+ * from the first, 30 % of the rates moved each day after).
+ */
+async function historyOutput(): Promise<IDataObject[]> {
+	const sandbox = await startSandbox({ port: 0, speed: 0, clock: '2026-11-24T06:00:00Z' });
+	try {
+		await registerDiscardWebhook(sandbox);
+		const shops = [await shopRun(sandbox, { shopId: MARKET_SHOP, records: 4 * 3 * 30, perDelivery: 360, market: { seed: 4, myHotelCode: CALENDAR_HOTEL, prices: [{ hotelCode: CALENDAR_HOTEL, checkIn: 9, factor: 0 }] } })];
+		for (let day = 1; day < 7; day++) {
+			sandbox.setClock(Date.parse('2026-11-24T06:00:00Z') + day * 86_400_000);
+			shops.push(await shopRun(sandbox, { repeatRun: shops[shops.length - 1].runId, perDelivery: 360, changes: { seed: day, changed: 0.3 } }));
+		}
+		return await withStandIn(async (api) => {
+			for (const shop of shops) await rateChangesOutput(api, [shop.records], { operation: 'detectChanges', options: {} });
+			seedHistoryTable(api, shops.flatMap((shop) => shop.records));
+			const nights = sandbox.data.shops.get(MARKET_SHOP)?.config.lor;
+			const parameters = { operation: 'rateHistory', myHotelCode: String(CALENDAR_HOTEL), nights, window: 'range', fromDate: '2026-12-01', toDate: '2026-12-10', calendarOutput: 'both', options: {} };
+			return filled('Rate History', await rateChangesOutput(api, [[{}]], parameters));
+		});
+	} finally {
+		await sandbox.close();
+	}
+}
+
 const SUGGESTION_RULES = {
 	operation: 'suggestRates',
 	anchor: 'compMedian',
@@ -318,6 +345,7 @@ function rateChangesCases(): SchemaCase[] {
 		{ file: `${folder}/digest.json`, output: async (sandbox: Sandbox) => await digests(sandbox) },
 		{ file: `${folder}/rateCalendar.json`, output: async () => await calendarOutput({ operation: 'rateCalendar', options: {} }) },
 		{ file: `${folder}/suggestRates.json`, output: async () => await calendarOutput(SUGGESTION_RULES) },
+		{ file: `${folder}/rateHistory.json`, output: async () => await historyOutput() },
 	];
 }
 

@@ -9,10 +9,10 @@ import { parseCalendarDay, parseCodes } from '../../shared/fields';
 import { DEFAULT_EVENT_MIN_SCORE, DEFAULT_WINDOW_DAYS, rangeDates, windowDates, type CompSet, type WebsiteChoice } from '../rules/calendar';
 import type { RateField } from '../rules/observation';
 
-import { CALENDAR_OPERATIONS, codeField, collectionOption, numberField, optionField, ratesTableField, showFor, textField } from './fields';
+import { CALENDAR_OPERATIONS, codeField, SERVICE_DATA_OPERATIONS, collectionOption, numberField, optionField, ratesTableField, showFor, textField } from './fields';
 
 /**
- * The fields Rate Calendar and Suggest Rates share, and the settings they read from them: whose
+ * The fields Rate Calendar, Suggest Rates and Rate History share, and the settings they read from them: whose
  * dates (my hotel, its comp set, a website, nights and guests, a window of dates) and what the
  * service adds to them (events near my hotel, my demand). Both run once an execution, whatever
  * comes in: they read what is remembered, not the incoming items.
@@ -148,7 +148,7 @@ export const serviceData: INodeProperties = {
 	name: 'serviceData',
 	type: 'multiOptions',
 	default: [],
-	displayOptions: show,
+	displayOptions: showFor(SERVICE_DATA_OPERATIONS),
 	options: [
 		{ name: 'Events Near My Hotel', value: 'events', description: 'The highest-impact event of each date, from Event Impact' },
 		{ name: "My Hotel's Demand", value: 'demand', description: 'My demand on each date, from a hotel demand shop' },
@@ -163,7 +163,7 @@ const proximity: INodeProperties = {
 	typeOptions: { minValue: 0.1, numberPrecision: 1 },
 	// Event Impact's own default: a city's events, seen from a hotel in it.
 	default: DEFAULT_PROXIMITY_MILES,
-	displayOptions: showFor(CALENDAR_OPERATIONS, { serviceData: ['events'] }),
+	displayOptions: showFor(SERVICE_DATA_OPERATIONS, { serviceData: ['events'] }),
 	description: "How far from your hotel an event may be. Your hotel's place is the latitude and longitude of its latest rate record.",
 };
 
@@ -174,7 +174,7 @@ const minImpactScore: INodeProperties = {
 	typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 0 },
 	// Medium Impact (40) and up: a Low Impact event moves nothing and would mark every date.
 	default: DEFAULT_EVENT_MIN_SCORE,
-	displayOptions: showFor(CALENDAR_OPERATIONS, { serviceData: ['events'] }),
+	displayOptions: showFor(SERVICE_DATA_OPERATIONS, { serviceData: ['events'] }),
 	description: 'Events below this impact score (0 to 100) are left out. 40 is where Medium Impact starts.',
 };
 
@@ -185,7 +185,7 @@ const demandShopId: INodeProperties = {
 	default: '',
 	required: true,
 	placeholder: 'e.g. 1001',
-	displayOptions: showFor(CALENDAR_OPERATIONS, { serviceData: ['demand'] }),
+	displayOptions: showFor(SERVICE_DATA_OPERATIONS, { serviceData: ['demand'] }),
 	description: "The hotel demand shop whose result holds your hotel: each date's relative demand (0 to 100), as Hotel Demand reads it",
 };
 
@@ -311,7 +311,7 @@ function currencyOf(options: IDataObject): string {
 
 /** The settings both operations read the same way; `options` is the operation's Options collection. */
 export function calendarSource(context: IExecuteFunctions, options: IDataObject): CalendarSource {
-	const added = context.getNodeParameter(serviceData.name, 0, []) as string[];
+	const added = SERVICE_DATA_OPERATIONS.includes(context.getNodeParameter('operation', 0) as string) ? (context.getNodeParameter(serviceData.name, 0, []) as string[]) : [];
 	if (!Array.isArray(added)) throw new FieldError(serviceData.displayName, added, 'must be a list of events, demand or both');
 	const source: CalendarSource = {
 		myHotelCode: codeField(context, myHotelCode),

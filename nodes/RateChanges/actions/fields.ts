@@ -22,7 +22,10 @@ import { CHANGES_TABLE_DEFAULT, POSITIONS_TABLE_DEFAULT, RATES_TABLE_DEFAULT } f
 export const RECORD_OPERATIONS = ['detectChanges', 'compareWithMyHotel', 'checkParity'];
 
 /** The operations that read the remembered rates of a window of dates, once a run, whatever comes in. */
-export const CALENDAR_OPERATIONS = ['rateCalendar', 'suggestRates'];
+export const CALENDAR_OPERATIONS = ['rateCalendar', 'suggestRates', 'rateHistory'];
+
+/** Those that add the service's events and demand to the dates (Rate History reads only what was shopped). */
+export const SERVICE_DATA_OPERATIONS = ['rateCalendar', 'suggestRates'];
 
 export function showFor(operations: readonly string[], extra: IDisplayOptions['show'] = {}): IDisplayOptions {
 	return { show: { operation: [...operations], ...extra } };

@@ -10,6 +10,7 @@ import * as compareWithMyHotel from './compareWithMyHotel.operation';
 import * as detectChanges from './detectChanges.operation';
 import * as digest from './digest.operation';
 import * as rateCalendar from './rateCalendar.operation';
+import * as rateHistory from './rateHistory.operation';
 import * as suggestRates from './suggestRates.operation';
 import { changesTableField, optionsOf, rateChangesConcurrencyOption, rateFieldField, ratesTableField, readSettings, recordOptionsField, RECORD_OPERATIONS } from './fields';
 
@@ -20,7 +21,7 @@ import { changesTableField, optionsOf, rateChangesConcurrencyOption, rateFieldFi
  * test/package/operations.test.ts fails until its test, its schemas and its docs are there too
  * (docs/development.md, "Map of the code").
  */
-const operations = [detectChanges, compareWithMyHotel, checkParity, digest, rateCalendar, suggestRates];
+const operations = [detectChanges, compareWithMyHotel, checkParity, digest, rateCalendar, suggestRates, rateHistory];
 
 export type Operation = (typeof operations)[number]['option']['value'];
 
@@ -57,7 +58,7 @@ export const properties: INodeProperties[] = [
 /**
  * The requests to n8n one execution has in flight: the record operations' Concurrency option (they
  * take deliveries many at once); Digest, Rate Calendar and Suggest Rates read a few tables once a
- * run, 4 at a time.
+ * run, 4 at a time; Rate History reads two.
  */
 const ONCE_A_RUN_CONCURRENCY = 4;
 
