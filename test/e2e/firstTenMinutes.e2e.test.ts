@@ -28,8 +28,8 @@ import { round2 } from '../../nodes/RateChanges/rules/amounts';
  * "click Execute workflow" run as the editor's button runs it. After each step: the alerts and
  * digests are exactly what the sandbox made (its expected changes, and the undercuts and parity
  * losses its delivered records give, by the rules the ready text states), they arrived in the demo
- * inbox, and no execution ended in an error; the peak dates' history (step 10, after shops of
- * three earlier weeks) holds on each shop day the figures those weeks' records give; after the
+ * inbox, and no execution ended in an error; the peak dates' history (step 10, after four weekly
+ * shops, the first three weeks ago) holds on each shop day the figures their records give; after the
  * last step that runs shops, the inbox holds no message twice.
  */
 
@@ -304,18 +304,19 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		for (const execution of executions) expect(execution).toMatchObject({ workflow: demo.examples.get(EXAMPLE_FILES.rateCalendar)?.name, status: 'success' });
 	});
 
-	test("step 10: the peak dates email holds the dates of the next 30 dearest now, each with every shop day's rates of the three weeks before as the delivered records give them", async () => {
+	test("step 10: the peak dates email holds the dates of the next 30 dearest now, each with every shop day's rates of four weekly shops as the delivered records give them", async () => {
 		const step = steps.get(10) as Step;
-		expect(step.actions.map((action) => action.kind)).toEqual(['curl', 'curl', 'curl', 'execute']);
+		expect(step.actions.map((action) => action.kind)).toEqual(['curl', 'curl', 'curl', 'curl', 'execute']);
 		const peaks = stated(step, /with the (\d+) dates of the next 30/);
 		const lookBackDays = stated(step, /each day of the last (\d+)/);
-		const myHotelCode = stated(step, /each with [^(]+\((\d+)\)'s rate/);
+		const myHotelCode = stated(step, /four weekly shops of shop \d+, [^(]+\((\d+)\)/);
+		const nights = stated(step, /three of its comp set for (\d+) nights/);
 		const started = Date.now();
 		const { runs: made, executions } = await follow(step);
 		printProgress(`step 10: ${made.map((run) => `${run.deliveries} deliveries (${run.retried} sent again)`).join(', ')}, shops and email in ${Math.round((Date.now() - started) / 1000)} s`);
-		// Collected three weeks, two weeks and one week before the sandbox's clock, each a repeat of the week before.
+		// Collected three weeks, two weeks and one week before the sandbox's clock and today, each a repeat of the week before.
 		const sandbox = demo.sandbox as NonNullable<Demo['sandbox']>;
-		expect(made.map((run) => Math.round((sandbox.now().getTime() - Date.parse(run.collectedAt)) / 86_400_000))).toEqual([21, 14, 7]);
+		expect(made.map((run) => Math.round((sandbox.now().getTime() - Date.parse(run.collectedAt)) / 86_400_000))).toEqual([21, 14, 7, 0]);
 		expect(made.slice(1).map((run) => run.repeatOf)).toEqual(made.slice(0, -1).map((run) => run.runId));
 		const [execution] = executions;
 		expect(execution).toMatchObject({ workflow: demo.examples.get(EXAMPLE_FILES.peakDatesHistory)?.name, status: 'success' });
@@ -337,9 +338,9 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		const dates = datesBetween(String(summary.from), String(summary.to));
 		expect(dates).toHaveLength(30);
 		expect(summary.from).toBe(new Date().toISOString().slice(0, 10));
-		const { summary: eachSummary, expected } = expectHistoryOf(items, expectedHistory(sandbox, delivered, dates, { myHotelCode, los: 5, guests: 2, lookBackDays }), peaks);
+		const { summary: eachSummary, expected } = expectHistoryOf(items, expectedHistory(sandbox, delivered, dates, { myHotelCode, los: nights, guests: 2, lookBackDays }), peaks);
 		expect(eachSummary.dates).toEqual(summary.dates);
-		// The history shows the three weeks' movement: every peak date has their shop days, and the comp median moved.
+		// The history shows the four weeks' movement: every peak date has their shop days, and the comp median moved.
 		const weeks = made.map((run) => run.collectedAt.slice(0, 10));
 		for (const history of expected) expect({ date: history.date, days: history.series.map((point) => point.shopDay) }).toEqual({ date: history.date, days: expect.arrayContaining(weeks) });
 		expect(expected.filter((history) => history.compMedianFrom !== history.compMedianTo).length).toBeGreaterThan(0);

@@ -123,10 +123,15 @@ export function expectHistoryOf(items: readonly Json[], expectedAll: readonly Ex
 	expect(dates.map((date) => date.date)).toEqual(peakDates);
 	expect((summary.dates as Json[]).map((date) => date.date)).toEqual(peakDates);
 	const expected = peakDates.map((date) => expectedAll.find((history) => history.date === date) as ExpectedDateHistory);
+	const seriesOf = (item: Json) => (item.series as Json[]).map((point) => Object.fromEntries(POINT_FIELDS.map((field) => [field, point[field]])));
+	expect(dates.map((item) => ({ date: item.date, days: seriesOf(item).map((point) => point.shopDay) }))).toEqual(expected.map((history) => ({ date: history.date, days: history.series.map((point) => point.shopDay) })));
+	// Every shop day that differs, of every date at once: what a failure says.
+	const differing = expected.flatMap((history, index) =>
+		seriesOf(dates[index]).flatMap((point, day) => (POINT_FIELDS.every((field) => point[field] === history.series[day]?.[field]) ? [] : [{ date: history.date, put: point, recomputed: history.series[day] }])),
+	);
+	expect(differing).toEqual([]);
 	for (const [index, history] of expected.entries()) {
 		const item = dates[index];
-		const series = (item.series as Json[]).map((point) => Object.fromEntries(POINT_FIELDS.map((field) => [field, point[field]])));
-		expect({ date: item.date, series }).toEqual({ date: history.date, series: history.series });
 		expect({ date: item.date, from: item.compMedianFrom, to: item.compMedianTo }).toEqual({ date: history.date, from: history.compMedianFrom, to: history.compMedianTo });
 		const { compMedianFrom: from, compMedianTo: to } = history;
 		if (from !== null && to !== null) expect(String(item.line)).toContain(from === to ? `steady at ${readable(to)}` : `${readable(from)} → ${readable(to)}`);
