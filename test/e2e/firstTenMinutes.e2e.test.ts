@@ -157,6 +157,10 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		return (await demo.n8n.executionOutputs(idOf(file), node, { except: others })).flat();
 	}
 
+	/** The POSTs of a run beyond the first of each delivery: a sender that got no answer in time posts again, and n8n may have taken each attempt. */
+	const extraPosts = (run: RunSummary): number =>
+		(demo.sandbox?.deliveries() ?? []).filter((delivery) => delivery.runId === run.runId).reduce((sum, delivery) => sum + delivery.attempts.length - 1, 0);
+
 	/** The deliveries to an alert workflow whose records its trigger passed on, and how many POSTs they took (a sender gives up on a slow answer and posts again, and n8n may have taken both). */
 	function passedOn(file: string): { deliveries: number; attempts: number } {
 		const trigger = webhookIdOf(demo.examples.get(file) as WorkflowSeed);
@@ -205,8 +209,9 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		const stay = (record: Partial<RateRecord>) => [record.websiteCode, String(record.checkIn).slice(0, 10), record.onsiteRate].join('|');
 		expect([...new Set(alerts.map((alert) => stay(alert.payload.rate as RateRecord)))].sort()).toEqual(matching.map(stay).sort());
 		// The Rate Alert example has no memory: a delivery the sender posted again, after n8n took it, alerts twice.
-		printProgress(`step 4: ${made[0].deliveries} deliveries, ${made[0].retried} sent again after no answer in time, ${alerts.length} alerts of ${matching.length} rates`);
-		expect(alerts.length - matching.length).toBeLessThanOrEqual(made[0].retried);
+		printProgress(`step 4: ${made[0].deliveries} deliveries, ${made[0].retried} sent again after no answer in time (${extraPosts(made[0])} POSTs more), ${alerts.length} alerts of ${matching.length} rates`);
+		// Each POST of a delivery n8n took alerts: a delivery posted three times may alert three times.
+		expect(alerts.length - matching.length).toBeLessThanOrEqual(extraPosts(made[0]));
 		// In the currency of the Cape Town hotels' shop, as the step states it.
 		const currency = /at or below \d+(?:\.\d+)? ([A-Z]{3})/.exec(step.text)?.[1];
 		expect(currency).toBe('ZAR');
@@ -365,7 +370,7 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		const twice = [...seen].filter(([, count]) => count > 1);
 		const alertChannel = `#${slackChannelOf(EXAMPLE_FILES.rateAlert)}\n`;
 		const extraAlerts = twice.filter(([key]) => key.startsWith(alertChannel)).reduce((sum, [, count]) => sum + count - 1, 0);
-		expect(extraAlerts).toBeLessThanOrEqual(runs[0].retried);
+		expect(extraAlerts).toBeLessThanOrEqual(extraPosts(runs[0]));
 		expect(twice.filter(([key]) => !key.startsWith(alertChannel))).toEqual([]);
 		// Every alert and digest names its websites by name ("hotels.com (4)"), never by code alone.
 		const byCode = demo.inbox.messages().filter((message) => /\bwebsite \d+\b/.test(message.kind === 'slack' ? message.text : `${message.text ?? ''}${message.html ?? ''}`));
