@@ -1,4 +1,5 @@
-import { buildCurve, buildHistory, historyLine, peakDates, readableAmount, usualGapDays, type StayHistory } from '../../nodes/RateChanges/rules/history';
+import { buildCurve } from '../../nodes/RateChanges/rules/bookingCurve';
+import { buildHistory, historyLine, peakDates, readableAmount, usualGapDays, type StayHistory } from '../../nodes/RateChanges/rules/history';
 import type { HistoryEntry } from '../../nodes/RateChanges/storage/stayHistory';
 
 const MINE = 1;
@@ -119,6 +120,7 @@ describe('my moves and the line', () => {
 		expect(history).toMatchObject({ compMedianFrom: 3210, compMedianTo: 3790, compMedianChangePercent: 18.07 });
 		expect(line([entry('2027-02-01', 100), entry('2027-02-17', 110), entry('2027-02-27', 105)]).line).toBe('comp median steady at 110 EUR over 28 days; you moved twice: 21 and 11 days out');
 		expect(line([entry('2027-02-01', 100), entry('2027-02-10', 101), entry('2027-02-17', 110), entry('2027-02-27', 105)]).line).toContain('you moved 3 times: 28, 21 and 11 days out');
+		expect(line([entry('2027-02-01', 100), entry('2027-02-10', 101), entry('2027-02-17', 110), entry('2027-02-20', 108), entry('2027-02-27', 105)]).line).toContain('you moved 4 times, first 28 and last 11 days out');
 	});
 
 	it('says since when I am sold out; a sell-out is no move', () => {

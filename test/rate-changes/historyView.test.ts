@@ -1,6 +1,7 @@
 import { rangeDates } from '../../nodes/RateChanges/rules/calendar';
-import { buildCurve, buildHistory, type DateHistory, type StayHistory } from '../../nodes/RateChanges/rules/history';
-import { CHART_DATES, curveHtml, curveSlackText, curveText, historyCounts, historyHtml, historySlackText, historyText, TEXT_DATES, type HistoryMeta } from '../../nodes/RateChanges/rules/historyView';
+import { buildCurve } from '../../nodes/RateChanges/rules/bookingCurve';
+import { buildHistory, type DateHistory, type StayHistory } from '../../nodes/RateChanges/rules/history';
+import { CHART_DATES, FIGURE_MOVES, curveHtml, curveSlackText, curveText, historyCounts, historyHtml, historySlackText, historyText, TEXT_DATES, type HistoryMeta } from '../../nodes/RateChanges/rules/historyView';
 import type { HistoryEntry } from '../../nodes/RateChanges/storage/stayHistory';
 
 /** Rate History as a message (nodes/RateChanges/rules/historyView.ts): the email charts, the Slack and plain texts. */
@@ -65,6 +66,21 @@ describe('the history email', () => {
 	it('stays under the 102 KB at which Gmail cuts an email, with 30 dates of 30 shop days', () => {
 		process.stderr.write(`history email, 30 dates of 30 shop days: ${Buffer.byteLength(html)} bytes\n`);
 		expect(Buffer.byteLength(html)).toBeLessThan(102 * 1024);
+	});
+});
+
+describe('the figures under a chart', () => {
+	it(`give my ${FIGURE_MOVES} biggest moves, in shop-day order, between the first and the last shop day`, () => {
+		const days = rangeDates('2027-04-01', '2027-04-10');
+		const moves = [3100, 3110, 3300, 3290, 3000, 3010, 3400, 3405, 3100, 3101];
+		const mine: StayHistory = { hotelCode: MINE, hotelName: 'Mine', websiteCode: 1, roomType: 'Double', checkIn: '2027-04-20', lastSeen: '2027-04-10T06:00:00.000Z', entries: days.map((day, shop) => entry(day, moves[shop])) };
+		const other: StayHistory = { ...mine, hotelCode: B, entries: [entry(days[0], 3200)] };
+		const [history] = buildHistory([mine, other], { myHotelCode: MINE, compSet: 'all', website: 'lowest', dates: ['2027-04-20'], rateField: 'onsiteRate', lookBackDays: 30 });
+		const html = historyHtml([history], META);
+		const rows = [...html.matchAll(/<tr><td style="[^"]*">(\d+)<\/td>/g)].map((match) => Number(match[1]));
+		// Moves of 10, 190, 10, 290, 10, 390, 5, 305 and 1, 18 to 10 days out: the biggest five are 390 (13
+		// days out), 305 (11), 290 (15), 190 (17) and, of the three of 10, the farthest out (18).
+		expect(rows).toEqual([19, 18, 17, 15, 13, 11, 10]);
 	});
 });
 

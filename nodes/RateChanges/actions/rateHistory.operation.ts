@@ -1,6 +1,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
-import { buildCurve, buildHistory, peakDates, type BookingCurve, type DateHistory, type StayHistory } from '../rules/history';
+import { buildCurve, type BookingCurve } from '../rules/bookingCurve';
+import { buildHistory, peakDates, type DateHistory, type StayHistory } from '../rules/history';
 import { curveHtml, curveSlackText, curveText, historyCounts, historyHtml, historySlackText, historyText, type HistoryMeta } from '../rules/historyView';
 import { allOf, eq } from '../storage/dataTables';
 import { historyByCheckIn, readHistoryMonth } from '../storage/stayHistory';
@@ -116,11 +117,9 @@ async function lastSeenOf(store: Store, source: CalendarSource): Promise<Map<str
 	const spec = ratesTable(source.ratesTable);
 	if (!(await tableExists(store, spec.name))) return seen;
 	const rows = await store.monthRows(spec);
-	for (const filter of monthFilters(source)) {
-		for (const row of (await rows.readWhere(filter)).values()) {
-			const month = readStayMonth(row);
-			for (const [day, cell] of month.days) seen.set(stayKey(month.hotelCode, month.websiteCode, month.roomType, checkInOf(month.month, day)), cell.dtCollected);
-		}
+	const read = await Promise.all(monthFilters(source).map(async (filter) => [...(await rows.readWhere(filter)).values()].map(readStayMonth)));
+	for (const month of read.flat()) {
+		for (const [day, cell] of month.days) seen.set(stayKey(month.hotelCode, month.websiteCode, month.roomType, checkInOf(month.month, day)), cell.dtCollected);
 	}
 	return seen;
 }

@@ -1,6 +1,7 @@
 import { formatAmount, signedPercent } from './amounts';
 import type { WebsiteChoice } from './calendar';
-import { readableAmount, type BookingCurve, type CurveBucket, type DateHistory, type HistoryPoint } from './history';
+import type { BookingCurve, CurveBucket } from './bookingCurve';
+import { readableAmount, type DateHistory, type HistoryPoint } from './history';
 import { emailTable, escapeHtml } from './html';
 import { websiteLabel } from './websites';
 
@@ -169,9 +170,13 @@ function amountCell(value: number | null, soldOut = false): string {
 	return value === null ? '&mdash;' : escapeHtml(formatAmount(value));
 }
 
-/** The shop days worth a figure: the first, each day I moved or sold out or came back, the last. */
+/** The most moves of mine the figures under a chart give: the biggest, in shop-day order. */
+export const FIGURE_MOVES = 5;
+
+/** The shop days worth a figure: the first, the day I sold out or came back, my biggest moves, the last. */
 function keyPoints(history: DateHistory): HistoryPoint[] {
-	const moved = new Set(history.myMoves.map((move) => move.shopDay));
+	const biggest = [...history.myMoves].sort((a, b) => Math.abs(b.to - b.from) - Math.abs(a.to - a.from) || b.daysOut - a.daysOut).slice(0, FIGURE_MOVES);
+	const moved = new Set(biggest.map((move) => move.shopDay));
 	const { series } = history;
 	return series.filter((point, index) => index === 0 || index === series.length - 1 || moved.has(point.shopDay) || (index > 0 && point.mySoldOut !== series[index - 1].mySoldOut));
 }
