@@ -353,6 +353,19 @@ export const DEMO_SHOPS = {
 	},
 	/** That month a day's moves later: what the calendar's arrows show. */
 	calendarNextDay: { shopId: 1, repeatRun: 'latest', perDelivery: 60, changes: { seed: 7, drift: 0.5, changed: 0.1 } },
+	/**
+	 * Four weekly shops of shop 66 (hotel 100085 and three of its comp set, websites 1 and 12, 3
+	 * nights), collected three weeks, two weeks and one week ago and today, the next 30 nights each,
+	 * each week's rates moved by the market: a history in collection order. Not shop 1's stays,
+	 * which the steps before collected today and tomorrow: weeks-old records of them would arrive
+	 * after newer ones. 60 records a POST, as the calendar's month (Rate History reads the table,
+	 * not the deliveries): one record a POST, on n8n 2.41.1 on a busy machine (load average 24 to
+	 * 31), a week's shop of 360 records took more than 5 minutes.
+	 */
+	historyThreeWeeksAgo: { shopId: 66, records: 240, perDelivery: 60, market: { seed: 5, myHotelCode: 100085 }, daysAgo: 21 },
+	historyTwoWeeksAgo: { shopId: 66, repeatRun: 'latest', perDelivery: 60, daysAgo: 14, changes: { seed: 14, drift: 0.5, changed: 0.2, soldOut: 0.02, backOnSale: 0.5 } },
+	historyLastWeek: { shopId: 66, repeatRun: 'latest', perDelivery: 60, daysAgo: 7, changes: { seed: 21, drift: 0.5, changed: 0.2, backOnSale: 0.5 } },
+	historyToday: { shopId: 66, repeatRun: 'latest', perDelivery: 60, changes: { seed: 28, drift: 0.5, changed: 0.2, soldOut: 0.02, backOnSale: 0.5 } },
 } satisfies Record<string, RunShopOptions>;
 
 /** How long a printed shop command waits for n8n's executions before it answers that some still run. */
@@ -394,6 +407,7 @@ export function readyText(demo: Demo, seconds: number): string {
 	const hotel = (code: string) => `${sandbox?.data.hotelsByCode.get(Number(code))?.hotel.hotelname ?? 'hotel'} (${code})`;
 	const rateAlert = examples.get(EXAMPLE_FILES.rateAlert);
 	const undercuts = examples.get(EXAMPLE_FILES.undercutAlerts);
+	const history = examples.get(EXAMPLE_FILES.peakDatesHistory);
 	const myHotel = parameterOf(undercuts, 'Compare with my hotel', ['myHotelCode']);
 	const currency = sandbox?.data.shops.get(DEMO_SHOPS.today.shopId)?.config.currency ?? '';
 	const lines = [
@@ -485,6 +499,16 @@ export function readyText(demo: Demo, seconds: number): string {
 			`  9. Suggested rates: open ${name(EXAMPLE_FILES.suggestedRates)} and click "Execute workflow", open its email in the inbox and`,
 			'     click "Approve these rates": each suggestion and its reason land in the data table "travel_pricing_approved_rates", the',
 			"     hand-off to a PMS or channel manager (Decline writes nothing). The service shops rates; it does not set them: no price changes.",
+			`  10. Rate history: with ${name(EXAMPLE_FILES.rateChangeAlerts)} published (step 5), run four weekly shops of shop 66, ${hotel(myHotel)}`,
+			`      and three of its comp set for ${parameterOf(history, 'Peak dates history', ['nights'])} nights, collected three weeks, two weeks and one week ago and today, each week's rates`,
+			'      moved by the market:',
+			`        ${runShop(DEMO_SHOPS.historyThreeWeeksAgo)}`,
+			`        ${runShop(DEMO_SHOPS.historyTwoWeeksAgo)}`,
+			`        ${runShop(DEMO_SHOPS.historyLastWeek)}`,
+			`        ${runShop(DEMO_SHOPS.historyToday)}`,
+			`      then open ${name(EXAMPLE_FILES.peakDatesHistory)} and click "Execute workflow": an email in the inbox with the`,
+			`      ${parameterOf(history, 'Peak dates history', ['onlyPeakDates'])} dates of the next 30 whose comp median is highest now, each with the hotel's rate and the comp median`,
+			`      on each day of the last ${parameterOf(history, 'Peak dates history', ['lookBackDays'])}, and a line of how they moved.`,
 		);
 	}
 	if (demo.reRegistered.length > 0) {

@@ -28,6 +28,7 @@ export const EXAMPLE_FILES = {
 	schedules: 'schedules-from-sheet.json',
 	rateCalendar: 'morning-rate-calendar.json',
 	suggestedRates: 'suggested-rates-approval.json',
+	peakDatesHistory: 'peak-dates-history.json',
 } as const;
 
 /** What an example's "Alert settings" or "Digest settings" holds until a user pastes their own Slack webhook. */
@@ -89,12 +90,12 @@ export function demoExamples(inbox: SlackTarget): Map<string, WorkflowSeed> {
 }
 
 /**
- * A digest example as a test runs it: as the demo imports it, with its morning Schedule Trigger
- * off, so that only the test decides when a digest is sent.
+ * A digest example as a test runs it: as the demo imports it, with its Schedule Trigger (every
+ * morning, every Monday) off, so that only the test decides when a digest is sent.
  */
 export function digestExample(file: string, id: string, inbox: SlackTarget): WorkflowSeed {
 	const workflow = demoExample(file, inbox, id);
-	return { ...workflow, nodes: workflow.nodes.map((node) => (node.name === 'Every morning at 8' ? { ...node, disabled: true } : node)) };
+	return { ...workflow, nodes: workflow.nodes.map((node) => (node.type === 'n8n-nodes-base.scheduleTrigger' ? { ...node, disabled: true } : node)) };
 }
 
 /**

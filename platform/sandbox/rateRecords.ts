@@ -11,6 +11,11 @@ export interface RatePlan {
 	/** Sequence number of the run inside this sandbox; part of every record's identity. */
 	runNo: number;
 	collectedAt: number;
+	/**
+	 * The time whose next day is the first check-in (default collectedAt): a run collected days ago
+	 * (`daysAgo`) holds the stays of a run collected now, as a shop that looked further ahead then did.
+	 */
+	staysAsOf?: number;
 	count: number;
 	hotelCodes: number[];
 	websiteCodes: number[];
@@ -135,14 +140,19 @@ function isoDay(ms: number): string {
 /** The hotels, websites and check-in days a plan's records can cover. */
 export function planScope(plan: RatePlan): MarketScope {
 	const horizon = Math.max(1, plan.horizon);
-	const collectedDay = Math.floor(plan.collectedAt / DAY_MS) * DAY_MS;
+	const staysDay = staysDayOf(plan);
 	return {
 		hotelCodes: [...new Set(plan.hotelCodes)],
 		websiteCodes: [...new Set(plan.websiteCodes)],
 		horizon,
-		firstDay: isoDay(collectedDay + DAY_MS),
-		lastDay: isoDay(collectedDay + horizon * DAY_MS),
+		firstDay: isoDay(staysDay + DAY_MS),
+		lastDay: isoDay(staysDay + horizon * DAY_MS),
 	};
+}
+
+/** The start of the day the plan's check-ins count from (check-in day 1 is the day after). */
+function staysDayOf(plan: RatePlan): number {
+	return Math.floor((plan.staysAsOf ?? plan.collectedAt) / DAY_MS) * DAY_MS;
 }
 
 /** Today's record: a room, sold out or not, a rate in the hotel's band, a tax mode, all drawn for the record alone. */
@@ -211,7 +221,7 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan, { everyRoomO
 	const sites = [...new Set(plan.websiteCodes)].map(websiteFor);
 	const pairs = hotels.flatMap((hotel) => sites.map((site) => ({ hotel, site })));
 	const horizon = Math.max(1, plan.horizon);
-	const collectedDay = Math.floor(plan.collectedAt / DAY_MS) * DAY_MS;
+	const staysDay = staysDayOf(plan);
 	const layout = plan.market ? marketLayout(plan.market, hotels) : undefined;
 	return Array.from({ length: plan.count }, (_, i) => {
 		const { hotel: seedHotel, site } = pairs[i % pairs.length];
@@ -219,7 +229,7 @@ export function buildRateRecords(data: SandboxData, plan: RatePlan, { everyRoomO
 		const random = createPrng(layout ? deriveSeed(data.seed, 'market-rate', layout.market.seed, plan.shopId, i) : deriveSeed(data.seed, 'rate', plan.shopId, plan.runNo, i));
 		const dayOffset = (Math.floor(i / pairs.length) % horizon) + 1;
 		const guests = 2 + Math.floor(i / (pairs.length * horizon));
-		const checkIn = collectedDay + dayOffset * DAY_MS;
+		const checkIn = staysDay + dayOffset * DAY_MS;
 		const checkOut = checkIn + plan.los * DAY_MS;
 		const slot: RecordSlot = { starRating: hotel.starrating, hotelCode: hotel.hotelcode, websiteCode: site.websitecode, checkIn, dayOffset, guests };
 		const { roomIndex, soldOut, rate, taxIncluded, currency } = layout ? marketPricing(layout, slot, plan.currency, everyRoomOnSale) : drawnPricing(random, slot, plan.currency);

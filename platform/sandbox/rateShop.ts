@@ -38,6 +38,12 @@ export interface RunShopOptions {
 	replay?: boolean;
 	/** Each delivery posted this many times at once (default 1), as a service that retries a delivery whose answer it did not see. */
 	copies?: number;
+	/**
+	 * Collected this many days before the clock's time (sandbox extra): the shops of earlier days,
+	 * whose history a consumer keeps. A fresh run holds the stays of a run collected now; a repeat,
+	 * those of the run it repeats, and must be collected after it. Not with replay.
+	 */
+	daysAgo?: number;
 }
 
 export interface RunSummary {
@@ -88,6 +94,7 @@ interface DeliveryOptions {
 
 interface FreshRun {
 	shopId: number;
+	daysAgo?: number;
 	records: number;
 	hotelCodes?: number[];
 	websiteCodes?: number[];
@@ -97,15 +104,19 @@ interface FreshRun {
 interface RepeatRun {
 	repeatRun: number | 'latest';
 	shopId?: number;
+	daysAgo?: number;
 	changes: RateChanges;
 	replay: boolean;
 }
 
 export type ParsedRunShopOptions = DeliveryOptions & (FreshRun | RepeatRun);
 
-const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'retries', 'hotelCodes', 'websiteCodes', 'market', 'repeatRun', 'changes', 'replay', 'copies'];
+const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'retries', 'hotelCodes', 'websiteCodes', 'market', 'repeatRun', 'changes', 'replay', 'copies', 'daysAgo'];
 /** A repeat collects exactly the stays of the run it repeats (a market run's layout with them), so what chooses stays is not its to set. */
 const STAY_CHOOSING_FIELDS = ['records', 'hotelCodes', 'websiteCodes', 'market'];
+/** How far back a run may be collected: a year, more than any history a consumer keeps. */
+const MAX_DAYS_AGO = 365;
+const DAY_MS = 86_400_000;
 
 function optionalCodes(value: unknown, field: string): number[] | undefined {
 	if (value === undefined) return undefined;
@@ -132,12 +143,15 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 		copies: options.copies === undefined ? 1 : integer(options.copies, 'copies', { min: 1, max: 5 }),
 	};
 	if (options.replay !== undefined && typeof options.replay !== 'boolean') throw badRequest('replay must be true or false');
+	const daysAgo = options.daysAgo === undefined ? undefined : integer(options.daysAgo, 'daysAgo', { min: 0, max: MAX_DAYS_AGO });
+	if (daysAgo !== undefined && options.replay) throw badRequest('replay delivers a run as it was collected: leave daysAgo out');
 	if (options.repeatRun === undefined) {
 		if (options.changes !== undefined) throw badRequest('changes needs repeatRun: only a repeat of an earlier run has rates to change');
 		if (options.replay) throw badRequest('replay needs repeatRun: the run whose records to deliver again');
 		return {
 			...delivery,
 			shopId: integer(options.shopId, 'shopId', { min: 1 }),
+			...(daysAgo === undefined ? {} : { daysAgo }),
 			records: options.records === undefined ? 10 : integer(options.records, 'records', { min: 1, max: 1_000_000 }),
 			hotelCodes: optionalCodes(options.hotelCodes, 'hotelCodes'),
 			websiteCodes: optionalCodes(options.websiteCodes, 'websiteCodes'),
@@ -154,6 +168,7 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 		...delivery,
 		repeatRun: options.repeatRun === 'latest' ? 'latest' : repeatedRunId(options.repeatRun),
 		shopId,
+		...(daysAgo === undefined ? {} : { daysAgo }),
 		changes: parseRateChanges(options.changes),
 		replay: options.replay === true,
 	};
@@ -267,10 +282,12 @@ export class RateShopRunner {
 	/** A fresh collection of the shop's rates. */
 	private collect(options: FreshRun, trigger?: RunTrigger): Collection {
 		const shop = this.data.shops.get(options.shopId);
+		const now = trigger?.at ?? this.clock.now();
 		const plan: RatePlan = {
 			shopId: options.shopId,
 			runNo: this.runNo + 1,
-			collectedAt: trigger?.at ?? this.clock.now(),
+			collectedAt: now - (options.daysAgo ?? 0) * DAY_MS,
+			...(options.daysAgo ? { staysAsOf: now } : {}),
 			count: options.records,
 			hotelCodes: options.hotelCodes ?? shop?.hotelCodes ?? this.fallbackHotels(options.shopId),
 			websiteCodes: options.websiteCodes ?? shop?.config.websiteCode ?? [1, 2, 3],
@@ -324,10 +341,20 @@ export class RateShopRunner {
 			throw badRequest(`shopId ${options.shopId} is not the shop of run ${options.repeatRun} (shop ${base.shopId}); leave shopId out to repeat it`);
 		}
 		const source: RepeatSource = { repeatOf: options.repeatRun, changes: options.changes };
-		const recipe: RunRecipe = { shopId: base.shopId, account: base.account, collectedAt: Math.max(this.clock.now(), base.collectedAt + NEXT_RUN_MS), source };
+		const recipe: RunRecipe = { shopId: base.shopId, account: base.account, collectedAt: this.repeatCollectedAt(base, options), source };
 		const runId = ++this.runNo;
 		const { records, expectedChanges } = this.repeated(runId, recipe, source);
 		return { runId, recipe, records, repeat: { repeatOf: source.repeatOf, expectedChanges } };
+	}
+
+	/** When a repeat collects: daysAgo's day, after the run it repeats; else as NEXT_RUN_MS says. */
+	private repeatCollectedAt(base: RunRecipe, options: RepeatRun & { repeatRun: number }): number {
+		if (options.daysAgo === undefined) return Math.max(this.clock.now(), base.collectedAt + NEXT_RUN_MS);
+		const collectedAt = this.clock.now() - options.daysAgo * DAY_MS;
+		if (collectedAt <= base.collectedAt) {
+			throw badRequest(`daysAgo ${options.daysAgo} is not after run ${options.repeatRun} (collected ${new Date(base.collectedAt).toISOString()}): a repeat is collected after the run it repeats`);
+		}
+		return collectedAt;
 	}
 
 	/** An earlier run's records delivered again as they were: nothing in them is new to a receiver. */

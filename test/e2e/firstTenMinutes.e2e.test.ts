@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchChromium } from '../ui/harness/browser';
+import { datesBetween } from './calendarExpectation';
 import { expectedParityLosses, expectedUndercuts } from './compSet';
+import { eachDateWorkflow, expectedHistory, expectHistoryOf, HISTORY_NODE } from './historyExpectation';
 import type { ExpectedChange, RateRecord, RunSummary } from '../../platform/sandbox';
 import {
 	editorTrigger,
@@ -26,8 +28,9 @@ import { round2 } from '../../nodes/RateChanges/rules/amounts';
  * "click Execute workflow" run as the editor's button runs it. After each step: the alerts and
  * digests are exactly what the sandbox made (its expected changes, and the undercuts and parity
  * losses its delivered records give, by the rules the ready text states), they arrived in the demo
- * inbox, and no execution ended in an error; after the last step that runs shops, the inbox holds
- * no message twice.
+ * inbox, and no execution ended in an error; the peak dates' history (step 10, after four weekly
+ * shops, the first three weeks ago) holds on each shop day the figures their records give; after the
+ * last step that runs shops, the inbox holds no message twice.
  */
 
 type Action =
@@ -154,6 +157,10 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		return (await demo.n8n.executionOutputs(idOf(file), node, { except: others })).flat();
 	}
 
+	/** The POSTs of a run beyond the first of each delivery: a sender that got no answer in time posts again, and n8n may have taken each attempt. */
+	const extraPosts = (run: RunSummary): number =>
+		(demo.sandbox?.deliveries() ?? []).filter((delivery) => delivery.runId === run.runId).reduce((sum, delivery) => sum + delivery.attempts.length - 1, 0);
+
 	/** The deliveries to an alert workflow whose records its trigger passed on, and how many POSTs they took (a sender gives up on a slow answer and posts again, and n8n may have taken both). */
 	function passedOn(file: string): { deliveries: number; attempts: number } {
 		const trigger = webhookIdOf(demo.examples.get(file) as WorkflowSeed);
@@ -202,8 +209,9 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		const stay = (record: Partial<RateRecord>) => [record.websiteCode, String(record.checkIn).slice(0, 10), record.onsiteRate].join('|');
 		expect([...new Set(alerts.map((alert) => stay(alert.payload.rate as RateRecord)))].sort()).toEqual(matching.map(stay).sort());
 		// The Rate Alert example has no memory: a delivery the sender posted again, after n8n took it, alerts twice.
-		printProgress(`step 4: ${made[0].deliveries} deliveries, ${made[0].retried} sent again after no answer in time, ${alerts.length} alerts of ${matching.length} rates`);
-		expect(alerts.length - matching.length).toBeLessThanOrEqual(made[0].retried);
+		printProgress(`step 4: ${made[0].deliveries} deliveries, ${made[0].retried} sent again after no answer in time (${extraPosts(made[0])} POSTs more), ${alerts.length} alerts of ${matching.length} rates`);
+		// Each POST of a delivery n8n took alerts: a delivery posted three times may alert three times.
+		expect(alerts.length - matching.length).toBeLessThanOrEqual(extraPosts(made[0]));
 		// In the currency of the Cape Town hotels' shop, as the step states it.
 		const currency = /at or below \d+(?:\.\d+)? ([A-Z]{3})/.exec(step.text)?.[1];
 		expect(currency).toBe('ZAR');
@@ -294,11 +302,61 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		}
 	});
 
-	test('step 8, the last to run shops: the calendar month and its next day, after which the inbox holds no message twice', async () => {
+	test('step 8: the calendar month and its next day, each calendar executed from its big button', async () => {
 		const step = steps.get(8) as Step;
 		expect(step.actions.map((action) => action.kind)).toEqual(['curl', 'execute', 'curl', 'execute']);
 		const { executions } = await follow(step);
 		for (const execution of executions) expect(execution).toMatchObject({ workflow: demo.examples.get(EXAMPLE_FILES.rateCalendar)?.name, status: 'success' });
+	});
+
+	test("step 10: the peak dates email holds the dates of the next 30 dearest now, each with every shop day's rates of four weekly shops as the delivered records give them", async () => {
+		const step = steps.get(10) as Step;
+		expect(step.actions.map((action) => action.kind)).toEqual(['curl', 'curl', 'curl', 'curl', 'execute']);
+		const peaks = stated(step, /with the (\d+) dates of the next 30/);
+		const lookBackDays = stated(step, /each day of the last (\d+)/);
+		const myHotelCode = stated(step, /four weekly shops of shop \d+, [^(]+\((\d+)\)/);
+		const nights = stated(step, /three of its comp set for (\d+) nights/);
+		const started = Date.now();
+		const { runs: made, executions } = await follow(step);
+		printProgress(`step 10: ${made.map((run) => `${run.deliveries} deliveries (${run.retried} sent again)`).join(', ')}, shops and email in ${Math.round((Date.now() - started) / 1000)} s`);
+		// Collected three weeks, two weeks and one week before the sandbox's clock and today, each a repeat of the week before.
+		const sandbox = demo.sandbox as NonNullable<Demo['sandbox']>;
+		expect(made.map((run) => Math.round((sandbox.now().getTime() - Date.parse(run.collectedAt)) / 86_400_000))).toEqual([21, 14, 7, 0]);
+		expect(made.slice(1).map((run) => run.repeatOf)).toEqual(made.slice(0, -1).map((run) => run.runId));
+		const [execution] = executions;
+		expect(execution).toMatchObject({ workflow: demo.examples.get(EXAMPLE_FILES.peakDatesHistory)?.name, status: 'success' });
+		const [summary] = await outputIn(EXAMPLE_FILES.peakDatesHistory, HISTORY_NODE, execution.executionId);
+
+		// Each date's series, which the summary leaves out: the same node with Output "Both", in a scratch workflow saved as the editor saves one.
+		const scratch = eachDateWorkflow(demo.examples.get(EXAMPLE_FILES.peakDatesHistory) as WorkflowSeed, 'peak-dates-each-date');
+		const saved = await demo.n8n.request<{ data: { id: string } }>('POST', '/rest/workflows', { name: scratch.name, nodes: scratch.nodes, connections: scratch.connections, settings: scratch.settings, active: false });
+		expect(saved.status).toBe(200);
+		expect(await demo.n8n.executeFromEditor(saved.body.data.id)).toMatchObject({ status: 'success' });
+		const [items] = await demo.n8n.executionOutputs(saved.body.data.id, HISTORY_NODE);
+
+		// The records Rate change alerts (whose Detect changes keeps the history) was delivered, every shop of every step.
+		const keeper = webhookIdOf(demo.examples.get(EXAMPLE_FILES.rateChangeAlerts) as WorkflowSeed);
+		const delivered = sandbox
+			.deliveries()
+			.filter((delivery) => delivery.endpoint.includes(keeper) && delivery.status === 200)
+			.flatMap((delivery) => [delivery.body].flat() as RateRecord[]);
+		const dates = datesBetween(String(summary.from), String(summary.to));
+		expect(dates).toHaveLength(30);
+		expect(summary.from).toBe(new Date().toISOString().slice(0, 10));
+		const { summary: eachSummary, expected } = expectHistoryOf(items, expectedHistory(sandbox, delivered, dates, { myHotelCode, los: nights, guests: 2, lookBackDays }), peaks);
+		expect(eachSummary.dates).toEqual(summary.dates);
+		// The history shows the four weeks' movement: every peak date has their shop days, and the comp median moved.
+		const weeks = made.map((run) => run.collectedAt.slice(0, 10));
+		for (const history of expected) expect({ date: history.date, days: history.series.map((point) => point.shopDay) }).toEqual({ date: history.date, days: expect.arrayContaining(weeks) });
+		expect(expected.filter((history) => history.compMedianFrom !== history.compMedianTo).length).toBeGreaterThan(0);
+
+		const emails = demo.inbox.emails().filter((email) => email.subject.startsWith('Peak dates and their history:'));
+		expect(emails).toHaveLength(1);
+		expect(emails[0]).toMatchObject({ to: ['revenue@hotel.example'], subject: `Peak dates and their history: ${String(summary.hotelName)}, ${String(summary.from)} to ${String(summary.to)}` });
+		expect(emails[0].html?.replace(/\r\n/g, '\n').trim()).toBe(String(summary.html).trim());
+	});
+
+	test('after step 10, the last to run shops, the inbox holds no message twice', () => {
 		// The rate alert was unpublished after step 4: the shops since did not alert its rates again.
 		const rateAlerts = demo.inbox.slackMessages(slackChannelOf(EXAMPLE_FILES.rateAlert));
 		expect(rateAlerts.length).toBeGreaterThan(0);
@@ -312,7 +370,7 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 		const twice = [...seen].filter(([, count]) => count > 1);
 		const alertChannel = `#${slackChannelOf(EXAMPLE_FILES.rateAlert)}\n`;
 		const extraAlerts = twice.filter(([key]) => key.startsWith(alertChannel)).reduce((sum, [, count]) => sum + count - 1, 0);
-		expect(extraAlerts).toBeLessThanOrEqual(runs[0].retried);
+		expect(extraAlerts).toBeLessThanOrEqual(extraPosts(runs[0]));
 		expect(twice.filter(([key]) => !key.startsWith(alertChannel))).toEqual([]);
 		// Every alert and digest names its websites by name ("hotels.com (4)"), never by code alone.
 		const byCode = demo.inbox.messages().filter((message) => /\bwebsite \d+\b/.test(message.kind === 'slack' ? message.text : `${message.text ?? ''}${message.html ?? ''}`));
@@ -364,7 +422,7 @@ describe(`The first ten minutes of npm start (n8n ${NEWEST_N8N})`, () => {
 	});
 
 	test('no execution of a demo step ended in an error, and the big "Execute workflow" button of each digest runs its digest', async () => {
-		for (const file of [EXAMPLE_FILES.rateAlert, EXAMPLE_FILES.rateChangeAlerts, EXAMPLE_FILES.rateChangeDigest, EXAMPLE_FILES.undercutAlerts, EXAMPLE_FILES.undercutDigest]) {
+		for (const file of [EXAMPLE_FILES.rateAlert, EXAMPLE_FILES.rateChangeAlerts, EXAMPLE_FILES.rateChangeDigest, EXAMPLE_FILES.undercutAlerts, EXAMPLE_FILES.undercutDigest, EXAMPLE_FILES.peakDatesHistory]) {
 			expect({ file, errors: (await demo.n8n.executionErrors(idOf(file))).filter((error) => error !== null) }).toEqual({ file, errors: [] });
 		}
 		for (const file of [EXAMPLE_FILES.rateChangeDigest, EXAMPLE_FILES.undercutDigest]) {

@@ -1,4 +1,4 @@
-import { deliveredRecords, useSubscribedSandbox } from './frozenSandbox';
+import { deliveredRecords, START, useSubscribedSandbox } from './frozenSandbox';
 import type { ChangeType, ExpectedChange, RateRecord, RunSummary } from '../../platform/sandbox';
 
 const CHANGES = { seed: 42, changed: 0.1, soldOut: 0.05, backOnSale: 0.5 };
@@ -287,5 +287,53 @@ describe('delivering again (replay) and at once twice (copies)', () => {
 		const { status, data } = await control.post('/run-shop', body);
 		expect(status).toBe(400);
 		expect(data).toMatchObject({ status: 400, message: expect.stringMatching(reason) });
+	});
+});
+
+describe('shops of earlier days (daysAgo)', () => {
+	const DAY = 24 * 3_600_000;
+	const MARKET = { seed: 5, myHotelCode: 100085 };
+
+	it('a fresh run is collected that many days before the clock, for the stays a run collected now has, at the same rates', async () => {
+		const now = await sandbox.runShop({ shopId: 1, records: 60, market: MARKET });
+		const earlier = await sandbox.runShop({ shopId: 1, records: 60, market: MARKET, daysAgo: 28 });
+		expect(Date.parse(now.collectedAt) - Date.parse(earlier.collectedAt)).toBe(28 * DAY);
+		const [today, then] = [deliveredBy(now), deliveredBy(earlier)];
+		expect(then.every((record) => record.dtCollected === earlier.collectedAt)).toBe(true);
+		expect(then.map(withoutRunAndRate)).toEqual(today.map(withoutRunAndRate));
+		expect(then.map((record) => record.onsiteRate)).toEqual(today.map((record) => record.onsiteRate));
+	});
+
+	it('repeats collected on later days, each after the one it repeats, move the rates of the same stays by their changes: a history', async () => {
+		const days = [28, 21, 14, 7];
+		const runs = [await sandbox.runShop({ shopId: 1, records: 60, market: MARKET, daysAgo: days[0] })];
+		for (const [i, daysAgo] of days.slice(1).entries()) {
+			runs.push(await sandbox.runShop({ shopId: 1, repeatRun: 'latest', daysAgo, changes: { seed: 30 + i, drift: 0.5, changed: 0.2 } }));
+		}
+		expect(runs.map((run) => (Date.parse(START) - Date.parse(run.collectedAt)) / DAY)).toEqual(days);
+		for (const [i, run] of runs.slice(1).entries()) {
+			expect(run.repeatOf).toBe(runs[i].runId);
+			expect(run.expectedChanges).toEqual(changesBetween(deliveredBy(runs[i]), deliveredBy(run)));
+			expect((run.expectedChanges ?? []).length).toBeGreaterThan(30);
+		}
+		const stays = runs.map((run) => deliveredBy(run).map(stayOf));
+		for (const other of stays.slice(1)) expect(other).toEqual(stays[0]);
+		// A repeat without daysAgo is today's shop of the same stays, after them all.
+		const today = await sandbox.runShop({ shopId: 1, repeatRun: 'latest' });
+		expect(today.collectedAt).toBe(START);
+		expect(deliveredBy(today).map(stayOf)).toEqual(stays[0]);
+	});
+
+	it.each<[string, Record<string, unknown>, RegExp]>([
+		['daysAgo is not an integer', { shopId: 1, records: 2, daysAgo: 1.5 }, /daysAgo must be an integer/],
+		['daysAgo is more than a year', { shopId: 1, records: 2, daysAgo: 366 }, /daysAgo/],
+		['a repeat is not after the run it repeats', { shopId: 1, repeatRun: 'latest', daysAgo: 10 }, /daysAgo 10 is not after run \d+ .*collected after the run it repeats/],
+		['a replay has daysAgo', { shopId: 1, repeatRun: 'latest', replay: true, daysAgo: 1 }, /replay delivers a run as it was collected: leave daysAgo out/],
+	])('answers 400 when %s, and the run takes no runId', async (_case, body, reason) => {
+		const base = await sandbox.runShop({ shopId: 1, records: 2, daysAgo: 7 });
+		const { status, data } = await control.post('/run-shop', body);
+		expect(status).toBe(400);
+		expect(data).toEqual({ error: true, status: 400, message: expect.stringMatching(reason) });
+		expect((await sandbox.runShop({ shopId: 1, records: 1 })).runId).toBe(base.runId + 1);
 	});
 });
