@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { numberOption } from '../../shared/options';
 import type { JournalAlert, MonthPlan, MonthRows, Store, StoredRow } from '../storage/store';
 import {
 	dayOf,
@@ -14,10 +15,11 @@ import {
 	withObservation,
 	type StayMonth,
 } from '../storage/stayMonths';
-import { ratesTable } from '../storage/tables';
+import { writeHistory } from '../storage/stayHistory';
+import { historyTable, ratesTable } from '../storage/tables';
 import { compareWithStored, meetsRule, type ChangeRule, type Comparison, type Observation, type RateChange, type RateField } from '../rules/observation';
 
-import { booleanField, numberField, optionField, rateFieldField, readSettings, recordSettings, showFor, type RecordSettings } from './fields';
+import { booleanField, keepHistoryOption, numberField, optionField, optionsOf, rateFieldField, readSettings, recordSettings, showFor, type RecordSettings } from './fields';
 import { byIdentity, readRecords, stayIdentity, withRecordStore, type Batch, type ObservedItem, type RecordOperation } from './records';
 
 /**
@@ -101,12 +103,15 @@ export const properties: INodeProperties[] = [
 interface DetectSettings extends RecordSettings {
 	rateField: RateField;
 	rule: ChangeRule;
+	/** 0: no history table. */
+	keepHistoryDays: number;
 }
 
 function settings(context: IExecuteFunctions): DetectSettings {
 	return {
 		...recordSettings(context),
 		rateField: optionField<RateField>(context, rateFieldField),
+		keepHistoryDays: numberOption(optionsOf(context), keepHistoryOption),
 		rule: {
 			minPercent: numberField(context, minChangePercent),
 			minAmount: numberField(context, minChangeAmount),
@@ -127,7 +132,7 @@ function detecting(store: Store, detect: DetectSettings): RecordOperation {
 	return {
 		name: 'detectChanges',
 		rateField: detect.rateField,
-		tables: [ratesTable(detect.ratesTable)],
+		tables: [ratesTable(detect.ratesTable), ...(detect.keepHistoryDays > 0 ? [historyTable(detect.ratesTable)] : [])],
 		// A record's alert, or the move from it to a stored collection of its stay seen once (see storeCollections).
 		ofRecords: (records) => {
 			const identities = new Set(records.collections.map(({ observation }) => stayIdentity(observation)));
@@ -136,8 +141,9 @@ function detecting(store: Store, detect: DetectSettings): RecordOperation {
 		run: async (batch) => {
 			const { records } = batch;
 			const rates = await store.monthRows(ratesTable(detect.ratesTable));
-			await batch.tidy([rates]);
-			const { alerts, contested } = await storeCollections(store, batch, rates, detect);
+			const history = detect.keepHistoryDays > 0 ? await store.monthRows(historyTable(detect.ratesTable)) : undefined;
+			await batch.tidy(history ? [rates, { rows: history, keepDays: detect.keepHistoryDays }] : [rates]);
+			const { alerts, contested } = await storeCollections(store, batch, { rates, history }, detect);
 			return {
 				alerts,
 				contested,
@@ -171,9 +177,17 @@ function changeFields(alert: JournalAlert): RateChange {
  * they make: one alert at most per collection, each compared with the collection before it. A
  * record collected before the stored one is stale, but where the stored one is the stay's only
  * collection (seenOnce): it is then that collection's previous rate, and the move between them
- * alerts as the stored collection's, once.
+ * alerts as the stored collection's, once. With Keep History, each month's history row is written
+ * first (storage/stayHistory.ts): a month whose history row another writer kept writing, or whose
+ * rates row moved since it was read so that its history needs writing again, waits for the next
+ * batch, its records staged again as a contested row's are.
  */
-async function storeCollections(store: Store, batch: Batch, rates: MonthRows, detect: DetectSettings): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
+async function storeCollections(
+	store: Store,
+	batch: Batch,
+	{ rates, history }: { rates: MonthRows; history?: MonthRows },
+	detect: DetectSettings,
+): Promise<{ alerts: JournalAlert[]; contested: ObservedItem[] }> {
 	const { collections } = batch.records;
 	const byMonth = new Map<string, Observation[]>();
 	for (const { observation } of collections) {
@@ -182,12 +196,19 @@ async function storeCollections(store: Store, batch: Batch, rates: MonthRows, de
 	}
 	const keys = [...byMonth.keys()];
 	const stored = await rates.read(keys);
+	// The history first: a rates row moves on only once the history holds what it moves past.
+	const kept = history ? await writeHistory(store, history, byMonth, stored, keepFrom(batch, detect.keepHistoryDays)) : undefined;
+	const waiting = new Set(kept?.contested);
 	const startOf = (key: string, row: StoredRow | undefined): StayMonth => {
 		if (row) return readStayMonth(row);
 		const first = (byMonth.get(key) as Observation[])[0];
 		return emptyStayMonth(stayMonthOf(first), first);
 	};
 	const plan = (key: string, row: StoredRow | undefined): MonthPlan => {
+		if (kept && !kept.holds(key, row)) {
+			waiting.add(key);
+			return { key, alerts: [] };
+		}
 		let month = startOf(key, row);
 		const alerts: JournalAlert[] = [];
 		let moved = false;
@@ -226,9 +247,16 @@ async function storeCollections(store: Store, batch: Batch, rates: MonthRows, de
 		for (const day of [...earlier.keys()]) compareStoredWithEarlier(day);
 		return { key, alerts, data: moved ? stayMonthRow(withoutPastDays(month)) : undefined };
 	};
-	const result = await store.writeInRounds({ rows: rates, keys, stored, plan, alerting: { journal: batch.journal, operation: 'detectChanges', pinned: batch.pinned } });
-	const contested = new Set(result.contested);
+	const writable = keys.filter((key) => !waiting.has(key));
+	const result = await store.writeInRounds({ rows: rates, keys: writable, stored, plan, alerting: { journal: batch.journal, operation: 'detectChanges', pinned: batch.pinned } });
+	const contested = new Set([...result.contested, ...waiting]);
 	return { alerts: result.alerts, contested: collections.filter(({ observation }) => contested.has(stayMonthKey(stayMonthOf(observation)))) };
+}
+
+/** From when the history keeps entries: Keep History days before the newest record of the batch. */
+function keepFrom(batch: Batch, keepHistoryDays: number): string {
+	const newest = batch.records.observed.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
+	return new Date(Date.parse(newest) - keepHistoryDays * 86_400_000).toISOString();
 }
 
 /** A stay whose check-in is two days before the newest collection of its month has passed: it goes from the row. */

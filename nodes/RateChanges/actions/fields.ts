@@ -98,6 +98,23 @@ export const keepChangesOption: INodeProperties = {
 		"How many days the changes table keeps an alert, reported or not, counted from when its record was collected. Older alerts go, as do stays and positions whose check-in has passed, so the tables stop growing. Send Again works for this long.",
 };
 
+/**
+ * How long the history table (`<Rates Table>_history`) keeps each stay's rates, counted back from
+ * the newest record a batch holds. 90 days: most bookings of a stay date are made within 90 days
+ * before arrival, so 90 covers that booking window's curve, a quarter, and "the last 30 days" with
+ * room to spare, at a size the reference page gives ("Size"). 0: no history, no table.
+ */
+export const keepHistoryOption: INodeProperties = {
+	displayName: 'Keep History (Days)',
+	name: 'keepHistoryDays',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 366, numberPrecision: 0 },
+	default: 90,
+	displayOptions: { show: { '/operation': ['detectChanges'] } },
+	description:
+		"How many days each stay's rates are kept in the history table (the Rates Table's name + \"_history\"): its first rate and every change, with when it was collected. 90 covers a booking window: most bookings of a date are made within 90 days before arrival. 0 keeps no history and creates no table.",
+};
+
 export const recordOptionsField: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -105,7 +122,7 @@ export const recordOptionsField: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	displayOptions: showFor(RECORD_OPERATIONS),
-	options: [rateChangesConcurrencyOption, concurrencyModeOption, keepChangesOption],
+	options: [rateChangesConcurrencyOption, concurrencyModeOption, keepChangesOption, keepHistoryOption],
 };
 
 /** A setting of the node (not of an item) that is wrong: nothing is read or sent. */

@@ -2,10 +2,10 @@ import { sleep, type IExecuteFunctions, type INodeExecutionData, type NodeApiErr
 
 import type { Settled } from '../../shared/concurrency';
 import { checkItems, failedItem } from '../../shared/itemOutcomes';
-import { keepTidy, noteCleanupFailure, tidyOrNote } from '../storage/housekeeping';
+import { keepTidy, noteCleanupFailure, tidyOrNote, type TidiedTable } from '../storage/housekeeping';
 import { PassQueue, type Staged } from '../storage/queue';
 import type { TableSpec } from '../storage/dataTables';
-import type { Journal, JournalAlert, MonthRows, Store } from '../storage/store';
+import type { Journal, JournalAlert, Store } from '../storage/store';
 import { queueTable } from '../storage/tables';
 import { inCollectionOrder, readObservation, type Observation, type RateField } from '../rules/observation';
 
@@ -82,7 +82,7 @@ export interface Batch {
 	records: Records;
 	journal: Journal;
 	pinned: ReadonlySet<string>;
-	tidy: (tables: readonly MonthRows[]) => Promise<void>;
+	tidy: (tables: readonly TidiedTable[]) => Promise<void>;
 }
 
 /** An operation that reads rate records: how its alerts are told apart, and its writes for one batch of records. */
@@ -200,7 +200,7 @@ async function compare({ store, journal, settings, queue, operation }: Pass, rec
 	const newestCollected = records.observed.map(({ observation }) => observation.dtCollected).sort().at(-1) as string;
 	// The day's clean-up comes before the operation's writes, and the orphans found are confirmed
 	// after them: once alerts are confirmed, nothing but handing out the items is left to the execution.
-	const tidy = async (tables: readonly MonthRows[]) => await tidyOrNote(journal, async () => await keepTidy(journal, tables, newestCollected, settings.keepChangesDays));
+	const tidy = async (tables: readonly TidiedTable[]) => await tidyOrNote(journal, async () => await keepTidy(journal, tables, newestCollected, settings.keepChangesDays));
 	const run = await operation.run({ records, journal, pinned, tidy });
 	const resolved = await store.confirmOrphans(journal, orphans);
 	return { run, owned: [...run.alerts, ...resolved], contested: run.contested };

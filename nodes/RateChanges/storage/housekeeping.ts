@@ -9,7 +9,8 @@ import type { MonthRows } from './monthRows';
  * What keeps Rate Changes' tables from growing with time: once a day, each table the node writes
  * is cleaned by the executions that write it, whatever order a workflow runs its operations in:
  * month rows of months that have passed go (the rates table's stay months, the positions table's
- * rank, parity and calendar rows), and alerts older than Keep Changes, reported or not. The day is
+ * rank, parity and calendar rows; the history table's once Keep History has passed since their
+ * month ended), and alerts older than Keep Changes, reported or not. The day is
  * claimed per cleaned table, on a row of the changes table (`state` `meta`): the first execution
  * of a day that writes a table cleans it, so Detect Changes cleaning the rates table first leaves
  * the positions table to the next operation that writes it. "Today" is the day of the newest
@@ -37,19 +38,35 @@ function lt(columnName: string, value: string): RowCondition {
 	return { columnName, condition: 'lt', value };
 }
 
-/** Month rows of months before yesterday's go (a day's grace: a check-in "today" somewhere on earth is still yesterday elsewhere). */
-async function removePastMonths(api: DataTables, table: TableHandle, today: string): Promise<void> {
-	await api.deleteRows(table, allOf(lt('month', dayBefore(today, 1).slice(0, 7))));
+/**
+ * Month rows of months before yesterday's go (a day's grace: a check-in "today" somewhere on earth
+ * is still yesterday elsewhere); with `keepDays`, rows of months that ended before that many days
+ * ago (the history table: its rows outlive their check-ins, and every entry of such a row is older).
+ */
+async function removePastMonths(api: DataTables, table: TableHandle, today: string, keepDays = 1): Promise<void> {
+	await api.deleteRows(table, allOf(lt('month', dayBefore(today, keepDays).slice(0, 7))));
 }
 
+/** A table of month rows kept `keepDays` after their month ended (the history table); the others' go the day after. */
+export interface KeptMonths {
+	rows: MonthRows;
+	keepDays: number;
+}
+
+export type TidiedTable = MonthRows | KeptMonths;
+
 /** The day's clean-up of the changes table and of the month tables an execution writes, each table claimed on its own. */
-export async function keepTidy(journal: Journal, tables: readonly MonthRows[], newestCollected: string, keepChangesDays: number): Promise<void> {
+export async function keepTidy(journal: Journal, tables: readonly TidiedTable[], newestCollected: string, keepChangesDays: number): Promise<void> {
 	const today = newestCollected.slice(0, 10);
 	const { api } = journal;
-	const claimed = (await Promise.all([journal.table, ...tables.map((rows) => rows.table)].map(async (table) => ((await claimDay(journal, table, today)) ? [table] : [])))).flat();
+	const kept = tables.map((table) => ('keepDays' in table ? table : { rows: table, keepDays: 1 }));
+	const keepDaysOf = new Map(kept.map(({ rows, keepDays }) => [rows.table.id, keepDays]));
+	const claimed = (await Promise.all([journal.table, ...kept.map(({ rows }) => rows.table)].map(async (table) => ((await claimDay(journal, table, today)) ? [table] : [])))).flat();
 	if (claimed.length === 0) return;
 	const cutoff = `${dayBefore(today, keepChangesDays)}T00:00:00.000Z`;
-	await Promise.all(claimed.map(async (table) => (table.id === journal.table.id ? await journal.forgetBefore(cutoff) : await removePastMonths(api, table, today))));
+	await Promise.all(
+		claimed.map(async (table) => (table.id === journal.table.id ? await journal.forgetBefore(cutoff) : await removePastMonths(api, table, today, keepDaysOf.get(table.id)))),
+	);
 	await writeEstimate(journal, claimed);
 }
 

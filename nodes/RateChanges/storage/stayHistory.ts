@@ -3,8 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { storedNumber, type Observation } from '../rules/observation';
 
 import { numberText, textNumber, type DayCell } from './monthCells';
-import type { StoredRow } from './monthRows';
-import { checkInOf, dayOf, stayMonthKey, type StayMonthKey, type StayRates } from './stayMonths';
+import type { MonthRows, StoredRow } from './monthRows';
+import { checkInOf, dayOf, readStayMonth, stayMonthKey, stayMonthOf, storedStay, type StayMonth, type StayMonthKey, type StayRates } from './stayMonths';
+import type { MonthPlan, Store } from './store';
 
 /**
  * The history table (`<Rates Table>_history`): one row per stay month, as the rates table has,
@@ -94,6 +95,21 @@ export function changesHistory(observation: Observation, latest: DayCell<StayRat
 }
 
 /**
+ * The records of a stay month that may change its history, told from the month as the rates table
+ * has it (none when it has no row yet): each stay's records in collection order, each against the
+ * latest before it, the stored one and then the month's own newer records.
+ */
+export function historyRecords(month: StayMonth | undefined, observations: readonly Observation[]): Observation[] {
+	const latest = new Map<number, DayCell<StayRates>>(month?.days ?? []);
+	return observations.filter((observation) => {
+		const day = dayOf(observation.checkIn);
+		const before = latest.get(day);
+		if (before === undefined || observation.dtCollected > before.dtCollected) latest.set(day, { value: { ...entryOf(observation).value, seenOnce: false }, dtCollected: observation.dtCollected });
+		return changesHistory(observation, before);
+	});
+}
+
+/**
  * The month with the records in it and the entries collected before `keepFrom` (ISO 8601) gone,
  * all but the last of each day before it: the rate a stay had when the kept history begins.
  * `changed`: whether the month's text differs from before.
@@ -108,6 +124,61 @@ export function withRecords(month: HistoryMonth, observations: readonly Observat
 	for (const [day, entries] of days) days.set(day, pruned(entries, keepFrom));
 	const next = { ...month, days };
 	return { month: next, changed: packHistory(days, month.currency) !== before };
+}
+
+/** What a batch's history write leaves for its rates write. */
+export interface HistoryWrite {
+	/** Months whose history row another writer wrote every round: their records wait for the next batch, their rates rows too. */
+	contested: Set<string>;
+	/**
+	 * Whether the rates row of a month, as it is now, may be written: every record that may change
+	 * the history against it is in the history written, and the days they touch still hold the
+	 * latest records that write carried. Else the row moved since it was read, and the month waits
+	 * for the next batch, which writes its history first again.
+	 */
+	holds: (key: string, ratesRow: StoredRow | undefined) => boolean;
+}
+
+/**
+ * The history rows of a batch's stay months (`byMonth`, each month's records in collection order),
+ * written before their rates rows (`stored`, as read before the first round), so that no rate moves
+ * on in the rates table before its history holds it: a record whose rates row got in is in the
+ * history, and one whose history got in but not its rates is compared again and written again, the
+ * same text. Only months with a record that may change the history are read or written (an
+ * unchanged shop sends nothing here). Entries before `keepFrom` are pruned on the way.
+ */
+export async function writeHistory(store: Store, history: MonthRows, byMonth: ReadonlyMap<string, readonly Observation[]>, stored: ReadonlyMap<string, StoredRow>, keepFrom: string): Promise<HistoryWrite> {
+	const read = new Map([...byMonth.keys()].map((key) => [key, ratesMonth(stored.get(key))]));
+	const records = new Map([...byMonth].flatMap(([key, observations]) => {
+		const changing = historyRecords(read.get(key), observations);
+		return changing.length > 0 ? [[key, changing] as const] : [];
+	}));
+	const keys = [...records.keys()];
+	const plan = (key: string, row: StoredRow | undefined): MonthPlan => {
+		const observations = records.get(key) as Observation[];
+		const month = row ? readHistoryMonth(row) : emptyHistoryMonth(stayMonthOf(observations[0]), observations[0]);
+		// Each day's latest record as the rates row has it: a late record then lies between the rates around it.
+		const rates = read.get(key);
+		const latest = rates ? [...new Set(observations.map(({ checkIn }) => dayOf(checkIn)))].flatMap((day) => storedStay(rates, day) ?? []) : [];
+		const { month: next, changed } = withRecords(month, [...observations, ...latest], keepFrom);
+		return { key, alerts: [], data: changed ? historyMonthRow(next) : undefined };
+	};
+	const contested = keys.length > 0 ? (await store.writeInRounds({ rows: history, keys, stored: await history.read(keys), plan })).contested : [];
+	return {
+		contested: new Set(contested),
+		holds: (key, ratesRow) => {
+			const [before, now] = [read.get(key), ratesMonth(ratesRow)];
+			const written = new Set(records.get(key));
+			return historyRecords(now, byMonth.get(key) ?? []).every((observation) => {
+				const day = dayOf(observation.checkIn);
+				return written.has(observation) && now?.days.get(day)?.dtCollected === before?.days.get(day)?.dtCollected;
+			});
+		},
+	};
+}
+
+function ratesMonth(row: StoredRow | undefined): StayMonth | undefined {
+	return row ? readStayMonth(row) : undefined;
 }
 
 /** The entries with one more record among them, in collection order, an entry that repeats the rate before it dropped. */
