@@ -193,6 +193,7 @@ describe("the Rate Changes reference lists each table's columns as the node keep
 		['Rates table', 'RATES_COLUMNS'],
 		['Changes table', 'CHANGES_COLUMNS'],
 		['Positions table', 'POSITIONS_COLUMNS'],
+		['History table', 'HISTORY_COLUMNS'],
 		['Queue table', 'QUEUE_COLUMNS'],
 	] as const)('%s: every column, its type, in the order the node creates them', async (title, constant) => {
 		const tables = (await import('../../nodes/RateChanges/storage/tables')) as unknown as Record<string, ReadonlyArray<{ name: string; type: string }>>;

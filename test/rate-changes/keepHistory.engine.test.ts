@@ -168,6 +168,29 @@ describe('the same records give the same history text, however they arrive', () 
 	});
 });
 
+describe('another workflow writing the same stay between the history write and the rates write', () => {
+	it("makes the month wait for the next batch, which writes the history again with the other's rate: nothing lost", async () => {
+		const one = stays.slice(0, 1);
+		await deliver(shopOf(one, FIRST, () => 100));
+		// As this execution's history write arrives, another workflow's node stores a newer record of the
+		// stay at the stored rate (no history write of its own); this execution's rates row has then moved.
+		let other: Promise<void> | undefined;
+		api.onRequest(async (request) => {
+			if (other || request.tableName !== HISTORY || request.method !== 'PATCH') return;
+			other = (async () => {
+				const result = await runRateChanges(api, DETECT, shopOf(one, THIRD, () => 100), { workflowId: 'other-workflow' });
+				expect(result.error).toBeUndefined();
+			})();
+			await other;
+		});
+		await deliver(shopOf(one, SECOND, () => 120));
+		api.onRequest(undefined);
+		expect(other).toBeDefined();
+		expect(historyOf()[stayName(one[0])]).toEqual([`${FIRST}=100`, `${SECOND}=120`, `${THIRD}=100`]);
+		expect(String(api.rows(RATES)[0].rates)).toMatch(/^25=100\//);
+	});
+});
+
 describe('Keep History', () => {
 	const one = staysOf([100001], [1], '2027-03-20', 1);
 	const daily = (day: number) => `2027-03-${String(day).padStart(2, '0')}T06:00:00.000Z`;
