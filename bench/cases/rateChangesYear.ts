@@ -101,6 +101,15 @@ async function setYear(spec: YearCase, set: StaySet, rows: Row[]): Promise<YearR
 	return runs;
 }
 
+/** What the shapes run were, in a sentence. */
+function shapeText(shapes: readonly string[], stays: number): string {
+	const parts = [
+		...(shapes.includes('set') ? [`the one-hotel set of issue #28 (${stays.toLocaleString('en-US')} stays) at Change At Least 0 % and 10 %`] : []),
+		...(shapes.includes('hotel') ? ["one hotel of benchmark 9's group (10,950 stays) with its rate history, at the defaults (second column)"] : []),
+	].join('; ');
+	return parts.charAt(0).toUpperCase() + parts.slice(1);
+}
+
 /** The days a run of the set keeps in results.json. */
 const keptDay = (day: DaySample, last: number): boolean => day.day === 1 || day.day === WEEK_DAY || day.day === FULL_DAY || day.day % 30 === 0 || day.day === last;
 
@@ -136,7 +145,7 @@ export async function rateChangesYear(spec: YearCase): Promise<BenchmarkResult> 
 	return {
 		id: '8',
 		title: `Rate Changes over a year: the one-hotel set's tables and one hotel's history, day by day`,
-		setup: `A year of daily shops through Rate Changes in n8n's engine against the Data Tables stand-in, whose size models give what n8n measures; each table's size after every day. ${shapes.includes('set') ? `The one-hotel set of issue #28 (${stays.toLocaleString('en-US')} stays) at Change At Least 0 % and 10 %` : ''}${shapes.length === 2 ? '; ' : ''}${shapes.includes('hotel') ? 'one hotel of benchmark 9\'s group (10,950 stays) with its rate history, at the defaults (second column)' : ''}.`,
+		setup: `A year of daily shops through Rate Changes in n8n's engine against the Data Tables stand-in, whose size models give what n8n measures; each table's size after every day. ${shapeText(shapes, stays)}.`,
 		packageSide: 'Rate Changes Detect Changes with Change At Least (%) 0, and Digest, otherwise at their defaults',
 		builtInSide: 'the same with Change At Least (%) at its default, 10',
 		columns: { package: 'Change At Least 0 % (any move alerts)', builtIn: 'Change At Least 10 % (the default)' },
