@@ -24,7 +24,7 @@ import { N8nInstance } from './instance';
 import { mcpExampleAccess, type McpAccess } from './mcp';
 import { freePort } from './processes';
 import type { Owner } from './rest';
-import { formatDuration, isN8n1x, NEWEST_N8N, type N8nRuntime } from './runtime';
+import { formatDuration, isN8n1x, NEWEST_N8N, recommendedEnv, type N8nRuntime } from './runtime';
 import { ensureScheduleSheet, N8nPublicApi, SCHEDULE_SHEET_NAME } from './scheduleSheet';
 import { startScriptedModel, type ScriptedModel } from './scriptedModel';
 
@@ -142,8 +142,8 @@ export async function startDemo(options: DemoOptions): Promise<Demo> {
 			runtime: options.runtime,
 			userFolder: options.userFolder,
 			port: await portFor(ports.n8n, DEMO_PORTS.n8n),
-			// What the README recommends for n8n processes that take rate deliveries (docs/scaling.md).
-			env: { N8N_EXPRESSION_ENGINE_POOL_SIZE: '2', ...(options.webhookUrl ? { [options.runtime.webhookUrlVariable]: options.webhookUrl } : {}) },
+			// What the README recommends for n8n processes that take rate deliveries (docs/scaling.md, docs/compatibility.md).
+			env: { N8N_EXPRESSION_ENGINE_POOL_SIZE: '2', ...recommendedEnv(options.runtime.version), ...(options.webhookUrl ? { [options.runtime.webhookUrlVariable]: options.webhookUrl } : {}) },
 		});
 
 		step(`Installing ${ownPackageJson().name} into ${path.relative(REPO_ROOT, n8n.n8nFolder)}/nodes as n8n's community package installer does`);

@@ -72,6 +72,8 @@ export {
 	OLDEST_N8N,
 	printProgress,
 	PROVEN_N8N_VERSIONS,
+	recommendedEnv,
+	takesIsolatePerWebhookRequest,
 	type N8nRuntime,
 } from './runtime';
 export {

@@ -13,6 +13,10 @@ import { loadWorkflow } from './loadWorkflow';
  * the service would, loses no record answered 200: each is in the items of exactly one execution
  * (of a crashed one too: n8n stores an execution with its trigger's items when it creates it),
  * and only a record whose first POST got no 200 may be in two.
+ *
+ * n8n runs at its own defaults here, without the N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true that the
+ * harness gives n8n 2.40 and 2.41 elsewhere (docs/compatibility.md recommends it): this file proves
+ * that the gathering holds at the defaults, where every waiting delivery holds an isolate.
  */
 
 const WORKFLOW_FILE = 'rate-trigger-gathering.json';
@@ -56,7 +60,7 @@ describeVersions(VERSIONS, 'Rate Record Trigger gathering deliveries in n8n %s',
 	const workflow = loadWorkflow(WORKFLOW_FILE);
 
 	beforeAll(async () => {
-		env = await startE2e({ version, workflows: [workflow], publish: [workflow.id] });
+		env = await startE2e({ version, workflows: [workflow], publish: [workflow.id], n8nDefaults: true });
 		const [view] = env.sandbox.webhooks();
 		webhook = { webhookId: view.webhookId, account: view.account, createdAt: view.createdAt, registration: view };
 	}, 30 * 60_000);

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
 	API_CREDENTIAL,
 	connectMcpClient,
-	E2E_OWNER,
 	e2eVersions,
+	ensureN8n,
 	mcpBearerCredential,
 	mcpExample,
 	mcpTriggerAccess,
@@ -13,6 +15,7 @@ import {
 	type E2eEnvironment,
 	type McpAccess,
 	type McpTransport,
+	type N8nRuntime,
 	type WorkflowSeed,
 } from '../../platform/n8n';
 import { nextRunAtOrAfter, parsePattern } from '../../platform/sandbox/scheduleFields';
@@ -115,11 +118,23 @@ function exampleAt(id: string, triggerVersion: number, triggerPath?: string): Wo
 	return { ...example, id, name: `${example.name} v${triggerVersion}`, nodes };
 }
 
-/** The newest MCP Server Trigger version this n8n offers (2 in n8n 2.8, 2.1 in 2.40 and 2.41). */
-async function newestTriggerVersion(env: E2eEnvironment): Promise<number> {
-	const type = (await env.n8n.nodeTypes()).find((candidate) => candidate.name === '@n8n/n8n-nodes-langchain.mcpTrigger');
+/** The newest version of the MCP Server Trigger among node types n8n offers (2 in n8n 2.8, 2.1 in 2.40 and 2.41). */
+function newestVersion(types: ReadonlyArray<{ name: string; version: number | number[] }>, name: string): number {
+	const type = types.find((candidate) => candidate.name === name);
 	if (!type) throw new Error('This n8n has no MCP Server Trigger');
 	return Math.max(...(Array.isArray(type.version) ? type.version : [type.version]));
+}
+
+/**
+ * The trigger's newest version as the node list n8n ships gives it (the langchain package's
+ * dist/types/nodes.json, which n8n serves at /types/nodes.json), read before n8n first starts so
+ * that the example goes in at that version at once; the first test checks that the running n8n
+ * offers the same.
+ */
+function shippedTriggerVersion(runtime: N8nRuntime): number {
+	const file = path.join(runtime.dir, 'node_modules', '@n8n', 'n8n-nodes-langchain', 'dist', 'types', 'nodes.json');
+	const types = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ name: string; version: number | number[] }>;
+	return newestVersion(types, 'mcpTrigger');
 }
 
 describe.each(e2eVersions())('the MCP example in n8n %s, with the official MCP client', (version) => {
@@ -132,17 +147,11 @@ describe.each(e2eVersions())('the MCP example in n8n %s, with the official MCP c
 
 	beforeAll(async () => {
 		data = await operationData();
-		// The trigger's newest version is known once n8n runs: the example (saved with v2, which
-		// n8n 2.8, 2.40 and 2.41 all offer) is then imported as the editor would upgrade it, and published.
-		env = await startE2e({ version, credentials: [mcpBearerCredential(TOKEN)] });
-		newest = await newestTriggerVersion(env);
+		// The example (saved with v2, which n8n 2.8, 2.40 and 2.41 all offer) is imported at the
+		// trigger's newest version, as the editor would upgrade it, and published.
+		newest = shippedTriggerVersion(await ensureN8n(version));
 		const workflows = [exampleAt(EXAMPLE_ID, newest), exampleAt(V1_ID, 1, 'travel-pricing-tools-v1'), hotelLookupWorkflow()];
-		await env.n8n.stop();
-		await env.n8n.importWorkflows(workflows);
-		for (const workflow of workflows) await env.n8n.publishWorkflow(workflow.id);
-		await env.n8n.start();
-		await env.n8n.login(E2E_OWNER);
-		await env.n8n.waitForPublished();
+		env = await startE2e({ version, credentials: [mcpBearerCredential(TOKEN)], workflows, publish: workflows.map((workflow) => workflow.id) });
 		access = { newest: mcpTriggerAccess(env.n8n.baseUrl, workflows[0], TOKEN), v1: mcpTriggerAccess(env.n8n.baseUrl, workflows[1], TOKEN) };
 	}, 30 * 60_000);
 
@@ -151,7 +160,8 @@ describe.each(e2eVersions())('the MCP example in n8n %s, with the official MCP c
 		await env?.close();
 	});
 
-	test('the example runs on the newest trigger version, which serves Streamable HTTP and SSE at its path', () => {
+	test('the example runs on the newest trigger version, which serves Streamable HTTP and SSE at its path', async () => {
+		expect(newestVersion(await env.n8n.nodeTypes(), '@n8n/n8n-nodes-langchain.mcpTrigger')).toBe(newest);
 		expect(newest).toBeGreaterThanOrEqual(2);
 		expect(access.newest.transports).toEqual(['streamable-http', 'sse']);
 		expect(access.v1.transports).toEqual(['sse']);

@@ -14,7 +14,8 @@ import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges,
  * limit), and the execution is cancelled there (an execution that dies between writes). Then
  * n8n's own recovery: a failed execution is retried (Executions, Retry), and every delivery comes
  * again, as a retrying service sends it. The alerts put out and the digest must equal those of the
- * run without a fault: none lost, none twice.
+ * run without a fault: none lost, none twice. Detect Changes' history table too: after every
+ * fault and its recovery, each row's text is the run's without a fault.
  */
 
 type Injected = Fault | 'cancel';
@@ -34,6 +35,8 @@ interface Outcome {
 	diedAfterConfirming: boolean;
 	/** Whether a digest went out unmarked (n8n refused to mark it: its Data Tables were full), saying the next one lists its changes again. */
 	unmarked: boolean;
+	/** Detect Changes' history table once every delivery came again: each row's key and text. */
+	history: string[];
 }
 
 interface Scenario {
@@ -110,7 +113,8 @@ async function play(scenario: Scenario, fault?: { at: number; kind: Injected }, 
 		}
 		const digest = await run(DIGEST, [{ scheduled: 'after' }]);
 		expect(digest.error).toBeUndefined();
-		return { alerts: alerts.sort(), digest: digest.items.flatMap((item) => digestText(item.json)).sort(), diedAfterConfirming, unmarked };
+		const history = api.rows(HISTORY).map((row) => `${String(row.block)} ${String(row.history)}`).sort();
+		return { alerts: alerts.sort(), digest: digest.items.flatMap((item) => digestText(item.json)).sort(), diedAfterConfirming, unmarked, history };
 	});
 }
 
@@ -126,6 +130,7 @@ async function requestsOf(scenario: Scenario): Promise<number> {
 	});
 }
 
+const HISTORY = 'travel_pricing_rates_history';
 const FIRST = '2027-02-01T06:00:00Z';
 const SECOND = '2027-02-02T06:00:00Z';
 const stays = staysOf([100001], [1, 2], '2027-02-25', 8);
@@ -202,9 +207,11 @@ describe.each(SCENARIOS)('$name: every alert once, whatever single fault hits wh
 		// The digest after Digest's own run has nothing left; after the other operations it lists their alerts.
 		if (scenario.name === 'Digest') expect(clean.digest).toEqual([]);
 		else expect(clean.digest.length).toBeGreaterThan(0);
+		// Detect Changes writes the history of its stays: the first shop, then the second's moves.
+		if (scenario.name === 'Detect Changes') expect(clean.history.filter((row) => row.includes(',')).length).toBeGreaterThan(0);
 	});
 
-	it.each(FAULTS.map((fault) => [faultName(fault), fault] as const))('%s at each request: the same alerts and the same digest after recovery', async (_, fault) => {
+	it.each(FAULTS.map((fault) => [faultName(fault), fault] as const))('%s at each request: the same alerts, the same digest and the same history after recovery', async (_, fault) => {
 		const results: Array<{ at: number; outcome: Outcome }> = [];
 		for (let at = 0; at < requests; at++) results.push({ at, outcome: await play(scenario, { at, kind: fault }) });
 		for (const { at, outcome } of results) {
@@ -216,6 +223,8 @@ describe.each(SCENARIOS)('$name: every alert once, whatever single fault hits wh
 			expect({ where, repeated: outcome.alerts.filter((alert, index) => outcome.alerts.indexOf(alert) !== index) }).toEqual({ where, repeated: [] });
 			if (outcome.diedAfterConfirming) expect(clean.alerts).toEqual(expect.arrayContaining(outcome.alerts));
 			else expect({ where, alerts: outcome.alerts }).toEqual({ where, alerts: clean.alerts });
+			// The history holds every rate once, as without the fault.
+			expect({ where, history: outcome.history }).toEqual({ where, history: clean.history });
 		}
 		// The size of this part of the matrix: requests × one fault.
 		process.stdout.write(`${scenario.name} × ${faultName(fault)}: ${requests} requests\n`);
@@ -227,11 +236,11 @@ describe.each(SCENARIOS)('$name: every alert once, whatever single fault hits wh
 	 * resolves what it left at once, so the alerts come out as items of the delivery again, each once.
 	 */
 	for (const fault of scenario.name === 'Digest' ? [] : (['sizeLimit', 'error500AfterCommit'] as const)) {
-		it(`${fault} at each request, recovered by the records delivered again: the same alerts as items and the same digest`, async () => {
+		it(`${fault} at each request, recovered by the records delivered again: the same alerts as items, the same digest and the same history`, async () => {
 			for (let at = 0; at < requests; at++) {
 				const outcome = await play(scenario, { at, kind: fault }, 'redelivery');
 				const where = `${scenario.name}, ${fault} at request ${at + 1} of ${requests}, delivered again`;
-				expect({ where, alerts: outcome.alerts, digest: outcome.digest }).toEqual({ where, alerts: clean.alerts, digest: clean.digest });
+				expect({ where, alerts: outcome.alerts, digest: outcome.digest, history: outcome.history }).toEqual({ where, alerts: clean.alerts, digest: clean.digest, history: clean.history });
 			}
 		}, 600_000);
 	}
