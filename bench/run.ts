@@ -58,6 +58,9 @@ const YEAR_DAYS = Number(process.env.BENCH_YEAR_DAYS ?? 365);
 /** Benchmark 8's one-record runs, in days (0: none); its measures (sqlite, postgres-2.41.1, postgres-2.8.4; default all). */
 const YEAR_SINGLE_DAYS = Number(process.env.BENCH_YEAR_SINGLE_DAYS ?? Math.min(YEAR_DAYS, 20));
 const YEAR_MEASURES = process.env.BENCH_YEAR_MEASURES?.split(',').map((key) => key.trim());
+/** Benchmark 8's shapes (set: the one-hotel set of issue #28; hotel: one hotel of benchmark 9's group with its history; default both), and the hotel's Keep History values (default the node's, 90). */
+const YEAR_SHAPES = process.env.BENCH_YEAR_SHAPES?.split(',').map((key) => key.trim());
+const YEAR_KEEP_HISTORY = process.env.BENCH_YEAR_KEEP_HISTORY?.split(',').map((days) => Number(days.trim()));
 /** Benchmark 9's days: the group's first shop and its daily shops after it. */
 const GROUP_DAYS = Number(process.env.BENCH_GROUP_DAYS ?? 2);
 /** Benchmark 9's hotels of the 100-hotel group (all by default; fewer project the group's size from theirs). */
@@ -227,7 +230,12 @@ const CASES: BenchCase[] = [
 	// Its own n8n instances: one process and queue mode, at each pool size.
 	{ id: '6', title: 'Rate Record Trigger in queue mode', on: 'own n8n', run: () => queueTrigger(VERSION, QUEUE_RECORDS, DELIVERY_TOKEN) },
 	// In n8n's engine against the Data Tables stand-in, whose size models are n8n's measures.
-	{ id: '8', title: "Rate Changes over a year: the one-hotel set's tables, day by day", on: 'in process', run: () => rateChangesYear({ days: YEAR_DAYS, singleRecordDays: YEAR_SINGLE_DAYS, measures: YEAR_MEASURES }) },
+	{
+		id: '8',
+		title: "Rate Changes over a year: the one-hotel set's tables and one hotel's history, day by day",
+		on: 'in process',
+		run: () => rateChangesYear({ days: YEAR_DAYS, singleRecordDays: YEAR_SINGLE_DAYS, measures: YEAR_MEASURES, shapes: YEAR_SHAPES, keepHistory: YEAR_KEEP_HISTORY }),
+	},
 	{ id: '9', title: 'Rate Changes at group scale: 1.1M stays, queue mode on Postgres', on: 'own n8n', run: () => rateChangesGroup({ version: VERSION, hotels: GROUP_HOTELS, days: GROUP_DAYS, token: DELIVERY_TOKEN }) },
 	{ id: '10', title: 'Rate Changes, one record a delivery', on: 'own n8n', run: (keep) => oneRecordDelivery({ versions: ONE_RECORD_N8N, stays: ONE_RECORD_STAYS, token: DELIVERY_TOKEN, keep }) },
 ];

@@ -57,6 +57,8 @@ export interface DailyShopsOptions {
 	spreadSeconds?: number;
 	/** Keep Changes (Days); the node's default (14) when not given. */
 	keepChangesDays?: number;
+	/** Keep History (Days); the node's default (90) when not given. */
+	keepHistoryDays?: number;
 	/** Postgres: vacuum every table after each day's shop and digest, as autovacuum would by then. */
 	vacuumDaily?: boolean;
 	/** The first day's shop, `YYYY-MM-DD`; its first check-in is the day after. */
@@ -65,7 +67,7 @@ export interface DailyShopsOptions {
 	onDay?: (sample: DaySample, api: DataTablesApi) => void;
 }
 
-export type TableRole = 'rates' | 'changes';
+export type TableRole = 'rates' | 'changes' | 'history';
 
 export interface DaySample {
 	day: number;
@@ -93,7 +95,8 @@ export interface DaySample {
 	elapsedMs: number;
 }
 
-export const TABLES: Record<TableRole, string> = { rates: 'travel_pricing_rates', changes: 'travel_pricing_rate_changes' };
+/** The node's tables at their default names; the history table sits beside the rates table (`<Rates Table>_history`). */
+export const TABLES: Record<TableRole, string> = { rates: 'travel_pricing_rates', changes: 'travel_pricing_rate_changes', history: 'travel_pricing_rates_history' };
 
 const HOTEL_NAMES = [
 	'Hilton Cape Town Riverside',
@@ -313,6 +316,10 @@ function tableBytes(api: DataTablesApi, name: string): number {
 	return api.tables().some((table) => table.name === name) ? api.sizeBytes(name) : 0;
 }
 
+function roleBytes(api: DataTablesApi): Record<TableRole, number> {
+	return { rates: tableBytes(api, TABLES.rates), changes: tableBytes(api, TABLES.changes), history: tableBytes(api, TABLES.history) };
+}
+
 function tableRows(api: DataTablesApi, name: string): number {
 	return api.tables().find((table) => table.name === name)?.rowCount ?? 0;
 }
@@ -331,7 +338,10 @@ export async function runDailyShops(options: DailyShopsOptions): Promise<DaySamp
 	const vacuumDaily = options.vacuumDaily ?? database === 'postgres';
 	const api = await startDataTablesApi({ version: options.version ?? '2.41.1', database, maxSizeBytes: 2 ** 40, settleMs: 5 });
 	const credentials = { travelPricingN8nApi: { baseUrl: api.baseUrl, apiKey: api.apiKey } };
-	const detectOptions: INodeParameters = options.keepChangesDays === undefined ? {} : { keepChangesDays: options.keepChangesDays };
+	const detectOptions: INodeParameters = {
+		...(options.keepChangesDays === undefined ? {} : { keepChangesDays: options.keepChangesDays }),
+		...(options.keepHistoryDays === undefined ? {} : { keepHistoryDays: options.keepHistoryDays }),
+	};
 	const detectRule: INodeParameters = minChangePercent === undefined ? {} : { minChangePercent };
 	// Numbered as n8n numbers executions: the node's tokens, kept in its rows, are as long as in n8n's.
 	let executionIds = 0;
@@ -354,7 +364,7 @@ export async function runDailyShops(options: DailyShopsOptions): Promise<DaySamp
 				atOnce,
 			);
 			await api.settled();
-			const shopBytes = { rates: tableBytes(api, TABLES.rates), changes: tableBytes(api, TABLES.changes) };
+			const shopBytes = roleBytes(api);
 			const alerted = results.flatMap((result) => result.items.map(({ json }) => alertText(json)));
 			const digest = await run({ operation: 'digest', options: {} }, [{ timestamp: `${date}T07:00:00.000Z` }], 'daily-shops-digest');
 			const digested = digest.items.reduce((sum, item) => sum + Number(item.json.changeCount ?? 0), 0);
@@ -370,8 +380,8 @@ export async function runDailyShops(options: DailyShopsOptions): Promise<DaySamp
 				...alertTally(alerted, expected),
 				digested,
 				shopBytes,
-				bytes: { rates: tableBytes(api, TABLES.rates), changes: tableBytes(api, TABLES.changes) },
-				rows: { rates: tableRows(api, TABLES.rates), changes: tableRows(api, TABLES.changes) },
+				bytes: roleBytes(api),
+				rows: { rates: tableRows(api, TABLES.rates), changes: tableRows(api, TABLES.changes), history: tableRows(api, TABLES.history) },
 				totalBytes: api.limits().totalBytes,
 				estimateBytes: nodeEstimate(api),
 				elapsedMs: Date.now() - started,

@@ -119,7 +119,7 @@ for (const database of databases()) {
 		/** n8n's own figure of Rate Changes' tables, as its Data tables screen reads it. */
 		async function ownBytes(): Promise<Record<TableRole, number>> {
 			const { tables } = await dataTablesUsage(env.n8n);
-			return { rates: tables.get(TABLES.rates) ?? 0, changes: tables.get(TABLES.changes) ?? 0 };
+			return { rates: tables.get(TABLES.rates) ?? 0, changes: tables.get(TABLES.changes) ?? 0, history: tables.get(TABLES.history) ?? 0 };
 		}
 
 		describe(`${BOUNDED_DAYS} days of daily shops of ${BOUNDED_SET.hotels * BOUNDED_SET.websites * BOUNDED_SET.roomTypes * BOUNDED_SET.windowDays} stays, a ${BOUNDED_SET.windowDays}-day window`, () => {
