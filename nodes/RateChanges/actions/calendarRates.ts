@@ -1,26 +1,26 @@
 import type { RememberedRate } from '../rules/calendar';
 import type { RateField } from '../rules/observation';
-import { allOf, eq } from '../storage/dataTables';
+import { allOf, eq, type RowFilter } from '../storage/dataTables';
 import { readStayMonth, storedStays, type StayMonth } from '../storage/stayMonths';
-import type { Store } from '../storage/store';
+import type { MonthRows, Store, StoredRow } from '../storage/store';
 import { ratesTable } from '../storage/tables';
 
 import type { CalendarSource } from './calendarFields';
 
-/**
- * Rate Calendar's and Suggest Rates' read of the rates table Detect Changes keeps: the stays of the
- * window's months, read in one go per month (my hotel and every competitor share a month's rows).
- */
-export async function readStayMonths(store: Store, source: CalendarSource): Promise<StayMonth[]> {
-	const rows = await store.monthRows(ratesTable(source.ratesTable));
+/** One filter per month of the window: the month, nights, guests, and the website when one (my hotel and every competitor share a month's rows). */
+export function monthFilters(source: CalendarSource): RowFilter[] {
 	const months = [...new Set(source.dates.map((date) => date.slice(0, 7)))];
-	const read = await Promise.all(
-		months.map(async (month) => {
-			const filter = allOf(eq('month', month), eq('los', source.los), eq('guests', source.guests), ...(source.website === 'lowest' ? [] : [eq('websiteCode', source.website)]));
-			return [...(await rows.readWhere(filter)).values()].map(readStayMonth);
-		}),
-	);
-	return read.flat();
+	return months.map((month) => allOf(eq('month', month), eq('los', source.los), eq('guests', source.guests), ...(source.website === 'lowest' ? [] : [eq('websiteCode', source.website)])));
+}
+
+/** The month rows of the window in a table of month rows (the rates table, or the history beside it), each month read in one go. */
+export async function readWindowMonths<T>(rows: MonthRows, source: CalendarSource, read: (row: StoredRow) => T): Promise<T[]> {
+	return (await Promise.all(monthFilters(source).map(async (filter) => [...(await rows.readWhere(filter)).values()].map(read)))).flat();
+}
+
+/** Rate Calendar's and Suggest Rates' read of the rates table Detect Changes keeps: the stays of the window's months. */
+export async function readStayMonths(store: Store, source: CalendarSource): Promise<StayMonth[]> {
+	return await readWindowMonths(await store.monthRows(ratesTable(source.ratesTable)), source, readStayMonth);
 }
 
 export function rememberedRates(months: readonly StayMonth[], rateField: RateField): RememberedRate[] {

@@ -3,12 +3,12 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 import { buildCurve, type BookingCurve } from '../rules/bookingCurve';
 import { buildHistory, peakDates, type DateHistory, type StayHistory } from '../rules/history';
 import { curveHtml, curveSlackText, curveText, historyCounts, historyHtml, historySlackText, historyText, type HistoryMeta } from '../rules/historyView';
-import { allOf, eq } from '../storage/dataTables';
 import { historyByCheckIn, readHistoryMonth } from '../storage/stayHistory';
-import { checkInOf, readStayMonth } from '../storage/stayMonths';
+import { checkInOf } from '../storage/stayMonths';
 import type { Store } from '../storage/store';
 import { historyTable, ratesTable } from '../storage/tables';
 
+import { readStayMonths, readWindowMonths } from './calendarRates';
 import { calendarSource, currencyOption, rateFieldOption, type CalendarSource } from './calendarFields';
 import { numberField, optionField, optionsOf, readSettings, showFor } from './fields';
 
@@ -94,31 +94,13 @@ function settings(context: IExecuteFunctions): HistorySettings {
 	};
 }
 
-/** The months of the dates, each read with one filter: the month, nights, guests, and the website when one. */
-function monthFilters(source: CalendarSource) {
-	const months = [...new Set(source.dates.map((date) => date.slice(0, 7)))];
-	return months.map((month) => allOf(eq('month', month), eq('los', source.los), eq('guests', source.guests), ...(source.website === 'lowest' ? [] : [eq('websiteCode', source.website)])));
-}
-
-/**
- * Whether n8n has the table. A listing this n8n process kept from before the table was made (by
- * another execution) does not have it: then n8n is asked afresh, as ensureTable does.
- */
-async function tableExists(store: Store, name: string): Promise<boolean> {
-	if (await store.api.findTable(name)) return true;
-	return (await store.api.listTables({ fresh: true })).some((table) => table.name === name);
-}
-
 const stayKey = (hotelCode: number, websiteCode: number, roomType: string, checkIn: string) => [hotelCode, websiteCode, roomType, checkIn].join('|');
 
-/** Each stay's last collection, from the rates table; none when there is no rates table. */
+/** Each stay's last collection, from the rates table; none when there is no rates table (Rate History creates no table). */
 async function lastSeenOf(store: Store, source: CalendarSource): Promise<Map<string, string>> {
 	const seen = new Map<string, string>();
-	const spec = ratesTable(source.ratesTable);
-	if (!(await tableExists(store, spec.name))) return seen;
-	const rows = await store.monthRows(spec);
-	const read = await Promise.all(monthFilters(source).map(async (filter) => [...(await rows.readWhere(filter)).values()].map(readStayMonth)));
-	for (const month of read.flat()) {
+	if (!(await store.api.existingTable(ratesTable(source.ratesTable).name))) return seen;
+	for (const month of await readStayMonths(store, source)) {
 		for (const [day, cell] of month.days) seen.set(stayKey(month.hotelCode, month.websiteCode, month.roomType, checkInOf(month.month, day)), cell.dtCollected);
 	}
 	return seen;
@@ -133,9 +115,8 @@ function noHistory(context: IExecuteFunctions, message: string, ratesTableName: 
 /** The stays of the dates, with my hotel's name; stops with what to do when there is no history to read. */
 async function readStays(context: IExecuteFunctions, store: Store, source: CalendarSource): Promise<{ stays: StayHistory[]; hotelName: string }> {
 	const spec = historyTable(source.ratesTable);
-	if (!(await tableExists(store, spec.name))) throw noHistory(context, `No rate history yet: there is no data table "${spec.name}"`, source.ratesTable);
-	const rows = await store.monthRows(spec);
-	const months = (await Promise.all(monthFilters(source).map(async (filter) => [...(await rows.readWhere(filter)).values()].map(readHistoryMonth)))).flat();
+	if (!(await store.api.existingTable(spec.name))) throw noHistory(context, `No rate history yet: there is no data table "${spec.name}"`, source.ratesTable);
+	const months = await readWindowMonths(await store.monthRows(spec), source, readHistoryMonth);
 	const dates = new Set(source.dates);
 	const lastSeen = await lastSeenOf(store, source);
 	const stays = months.flatMap((month) =>

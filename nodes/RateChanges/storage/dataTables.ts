@@ -167,6 +167,14 @@ export class DataTables {
 		return this.handle(spec, table);
 	}
 
+	/**
+	 * The table of that name where n8n has it, never created: a listing kept from before another
+	 * execution made it lacks it, so n8n is then asked afresh.
+	 */
+	async existingTable(name: string): Promise<ListedTable | undefined> {
+		return (await this.findTable(name)) ?? (await this.freshTable(name));
+	}
+
 	/** The table as n8n lists it now, not as this execution first found it. */
 	private async freshTable(name: string): Promise<ListedTable | undefined> {
 		this.listing = undefined;

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { storedNumber, type Observation } from '../rules/observation';
+import type { Observation } from '../rules/observation';
 
 import { numberText, textNumber, type DayCell } from './monthCells';
 import type { MonthRows, StoredRow } from './monthRows';
-import { checkInOf, dayOf, readStayMonth, stayMonthKey, stayMonthOf, storedStay, type StayMonth, type StayMonthKey, type StayRates } from './stayMonths';
+import { checkInOf, dayOf, readStayMonth, readStayMonthHead, stayMonthHeadRow, stayMonthKey, stayMonthOf, storedStay, type StayMonth, type StayMonthKey, type StayRates } from './stayMonths';
 import type { MonthPlan, Store } from './store';
 
 /**
@@ -51,31 +51,12 @@ export function emptyHistoryMonth(key: StayMonthKey, observation: Pick<Observati
 }
 
 export function readHistoryMonth(row: StoredRow): HistoryMonth {
-	const key: StayMonthKey = {
-		hotelCode: storedNumber(row.hotelCode) ?? 0,
-		websiteCode: storedNumber(row.websiteCode) ?? 0,
-		roomType: text(row.roomType),
-		los: storedNumber(row.los) ?? 0,
-		guests: storedNumber(row.guests) ?? 0,
-		month: text(row.month),
-	};
-	const currency = text(row.currency);
-	return { ...key, key: text(row.block), hotelName: text(row.hotelName), currency, days: unpackHistory(text(row.history), currency) };
+	const head = readStayMonthHead(row);
+	return { ...head, days: unpackHistory(text(row.history), head.currency) };
 }
 
 export function historyMonthRow(month: HistoryMonth): IDataObject {
-	return {
-		block: month.key,
-		hotelCode: month.hotelCode,
-		hotelName: month.hotelName,
-		websiteCode: month.websiteCode,
-		roomType: month.roomType,
-		los: month.los,
-		guests: month.guests,
-		month: month.month,
-		currency: month.currency,
-		history: packHistory(month.days, month.currency),
-	};
+	return { ...stayMonthHeadRow(month), history: packHistory(month.days, month.currency) };
 }
 
 /** Whether two entries show the same rate: same currency and the same three rates. */

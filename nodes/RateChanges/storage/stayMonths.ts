@@ -99,30 +99,26 @@ export function emptyStayMonth(key: StayMonthKey, observation: Observation): Sta
 	};
 }
 
-export function readStayMonth(row: StoredRow): StayMonth {
-	const key: StayMonthKey = {
+/**
+ * What a stay month row of the rates table or of the history table beside it (same key and key
+ * columns) says of itself: its key, hotel name and currency.
+ */
+export function readStayMonthHead(row: StoredRow): StayMonthKey & { key: string; hotelName: string; currency: string } {
+	return {
 		hotelCode: storedNumber(row.hotelCode) ?? 0,
 		websiteCode: storedNumber(row.websiteCode) ?? 0,
 		roomType: text(row.roomType),
 		los: storedNumber(row.los) ?? 0,
 		guests: storedNumber(row.guests) ?? 0,
 		month: text(row.month),
-	};
-	const currency = text(row.currency);
-	return {
-		...key,
 		key: text(row.block),
 		hotelName: text(row.hotelName),
-		shopId: storedNumber(row.shopId),
-		currency,
-		latitude: storedNumber(row.latitude),
-		longitude: storedNumber(row.longitude),
-		days: unpackCells({ cells: row.rates, collected: row.collected }, stayRatesCodec(currency)),
+		currency: text(row.currency),
 	};
 }
 
-export function stayMonthRow(month: StayMonth): IDataObject {
-	const { cells, collected } = packCells(month.days, stayRatesCodec(month.currency));
+/** The key columns of a stay month row, as both tables write them. */
+export function stayMonthHeadRow(month: StayMonthKey & { key: string; hotelName: string; currency: string }): IDataObject {
 	return {
 		block: month.key,
 		hotelCode: month.hotelCode,
@@ -133,6 +129,24 @@ export function stayMonthRow(month: StayMonth): IDataObject {
 		guests: month.guests,
 		month: month.month,
 		currency: month.currency,
+	};
+}
+
+export function readStayMonth(row: StoredRow): StayMonth {
+	const head = readStayMonthHead(row);
+	return {
+		...head,
+		shopId: storedNumber(row.shopId),
+		latitude: storedNumber(row.latitude),
+		longitude: storedNumber(row.longitude),
+		days: unpackCells({ cells: row.rates, collected: row.collected }, stayRatesCodec(head.currency)),
+	};
+}
+
+export function stayMonthRow(month: StayMonth): IDataObject {
+	const { cells, collected } = packCells(month.days, stayRatesCodec(month.currency));
+	return {
+		...stayMonthHeadRow(month),
 		shopId: month.shopId,
 		latitude: month.latitude,
 		longitude: month.longitude,
