@@ -71,7 +71,7 @@ async function registerDiscardWebhook(sandbox: Sandbox): Promise<void> {
 }
 
 /** The records of one rate shop run as one receiver got them, in record order, and the run's id. */
-async function shopRun(sandbox: Sandbox, options: RunShopOptions): Promise<{ runId: number; records: IDataObject[] }> {
+export async function shopRun(sandbox: Sandbox, options: RunShopOptions): Promise<{ runId: number; records: IDataObject[] }> {
 	// The discard receiver refuses every delivery: the sender posts each once, without its retries.
 	const { runId } = await sandbox.runShop({ retries: 0, ...options });
 	const deliveries = sandbox.deliveries().filter((delivery) => delivery.runId === runId);

@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Browser, Page } from 'playwright-core';
 
 import { startDataTablesApi, type DataTablesApi } from '../../platform/dataTables';
-import { runNode, stopEngine } from '../../platform/engine';
+import { runNode, shopRun, stopEngine } from '../../platform/engine';
 import { DEMO_SHOPS } from '../../platform/n8n';
 import { startSandbox, type RunShopOptions, type Sandbox } from '../../platform/sandbox';
 import { launchChromium, SCREENSHOT_DIR } from './harness';
@@ -31,12 +31,9 @@ let browser: Browser;
 let history: IDataObject;
 let curve: IDataObject;
 
+/** The records of a run as the one receiver got them. */
 async function shop(options: RunShopOptions): Promise<IDataObject[]> {
-	const { runId } = await sandbox.runShop({ retries: 0, ...options });
-	return sandbox
-		.deliveries()
-		.filter((delivery) => delivery.runId === runId)
-		.flatMap((delivery) => (Array.isArray(delivery.body) ? delivery.body : [delivery.body])) as unknown as IDataObject[];
+	return (await shopRun(sandbox, options)).records;
 }
 
 async function rateChanges(parameters: IDataObject, items: IDataObject[]): Promise<IDataObject[]> {
