@@ -154,6 +154,9 @@ function marketRate(dtCollected: string) {
 	};
 }
 
+const THIRD = '2027-02-03T06:00:00Z';
+const RANK_CHANGED: INodeParameters = { operation: 'compareWithMyHotel', myHotelCode: '200001', compareAlertOn: 'rankChanged', options: {} };
+
 /** My hotel on its own site (1) and two others; on the second shop website 3 sells below on some nights. */
 const parityStays = staysOf([300001], [1, 2, 3], '2027-02-26', 6);
 function parityRate(dtCollected: string) {
@@ -175,6 +178,16 @@ const SCENARIOS: Scenario[] = [
 		setup: async (_, run) => void (await run({ operation: 'compareWithMyHotel', myHotelCode: '200001', options: {} }, shopOf(market, FIRST, marketRate(FIRST)))),
 		executions: [{ parameters: { operation: 'compareWithMyHotel', myHotelCode: '200001', options: {} }, items: shopOf(market, SECOND, marketRate(SECOND)) }],
 		alertText: (json) => [[json.checkIn, json.rank, json.gap, json.undercut].join('|')],
+	},
+	{
+		// The second shop came without competitor 200003, so no view of it was complete: the third shop's batch judges it late (its write with the third run's state), then the third run itself.
+		name: 'Compare With My Hotel, a run judged late',
+		setup: async (_, run) => {
+			await run(RANK_CHANGED, shopOf(market, FIRST, marketRate(FIRST)));
+			await run(RANK_CHANGED, shopOf(market, SECOND, marketRate(SECOND)).filter((record) => record.hotelCode !== 200003));
+		},
+		executions: [{ parameters: RANK_CHANGED, items: shopOf(market, THIRD, marketRate(FIRST)) }],
+		alertText: (json) => [[json.checkIn, json.previousRank, json.rank, json.judgedLate ?? false].join('|')],
 	},
 	{
 		name: 'Check Parity',
@@ -208,6 +221,8 @@ describe.each(SCENARIOS)('$name: every alert once, whatever single fault hits wh
 		// The digest after Digest's own run has nothing left; after the other operations it lists their alerts.
 		if (scenario.name === 'Digest') expect(clean.digest).toEqual([]);
 		else expect(clean.digest.length).toBeGreaterThan(0);
+		// The run judged late alerts its three rank changes, then the next run its own.
+		if (scenario.name.endsWith('judged late')) expect(clean.alerts.filter((alert) => alert.endsWith('|true'))).toHaveLength(3);
 		// Detect Changes writes the history of its stays: the first shop, then the second's moves.
 		if (scenario.name === 'Detect Changes') expect(clean.history.filter((row) => row.includes(',')).length).toBeGreaterThan(0);
 	});

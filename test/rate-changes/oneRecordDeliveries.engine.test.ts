@@ -108,10 +108,8 @@ describe.each(SHAPES)('Compare With My Hotel and Check Parity, one record a POST
 
 /**
  * One delivery at a time: each record is in the rates table before its own Compare With My Hotel
- * runs, so the last record of a stay-night's comp set completes it. With deliveries in flight at
- * once, a record staged for Detect Changes' pass can reach the rates table after its own Compare
- * With My Hotel ran, and no view of the comp set may ever be whole (the limit the reference page
- * names).
+ * runs, so the last record of a stay-night's comp set completes it. Many in flight at once, and
+ * every alert kind: wholeRuns.engine.test.ts.
  */
 describe.each(ORDERS)('Compare With My Hotel, Alert On: Rank Changed, one record a POST through Detect Changes then Compare With My Hotel, one at a time, $order', ({ arrange }) => {
 	const inFlight = 1;

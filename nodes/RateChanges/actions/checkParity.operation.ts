@@ -1,14 +1,16 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { allOf, eq } from '../storage/dataTables';
 import { parityMonthKey } from '../storage/positionMonths';
 import type { Store } from '../storage/store';
 import { parityOf, parityStates, type Parity, type Reference, type Tolerance } from '../rules/parity';
+import type { ReportedChange } from '../rules/alert';
 import { parityAlerts, parityItem } from '../rules/standing';
+import { websiteLabel } from '../rules/websites';
 
 import { codeField, numberField, optionField, positionsTableField, readSettings, recordSettings, showFor, textField } from './fields';
 import { readRecords } from './records';
-import { runStanding, type StandingKind, type StandingSettings } from './standing';
+import { runStanding, type Group, type StandingKind, type StandingSettings } from './standing';
 
 /**
  * Check Parity: a hotel's total for the same stay and room on every website, against a reference
@@ -128,6 +130,27 @@ function websiteNames(records: ReturnType<typeof readRecords>): Map<number, stri
 	return names;
 }
 
+/**
+ * The item of a run judged late: its losses from its alerts (the positions day keeps states, not
+ * totals); the states too where this execution judged it.
+ */
+function lateItem(group: Group, alerts: readonly ReportedChange[]): IDataObject {
+	const { hotelCode, hotelName, checkIn, los, guests, roomType } = group.items[0].observation;
+	return {
+		hotelCode,
+		hotelName,
+		checkIn,
+		los,
+		guests,
+		roomType,
+		stateChanged: true,
+		judgedLate: true,
+		runCollected: alerts[0]?.previousCollected ?? null,
+		lossWebsites: alerts.map((alert) => alert.websiteCode),
+		alerts: alerts as unknown as IDataObject[],
+	};
+}
+
 function checking(parity: ParitySettings, names: ReadonlyMap<number, string>): StandingKind<Parity> {
 	const changedState = (worked: { standing: Parity; state: string }, previous: string | undefined) =>
 		previous === undefined ? worked.standing.losses > 0 : previous !== worked.state;
@@ -143,7 +166,7 @@ function checking(parity: ParitySettings, names: ReadonlyMap<number, string>): S
 				monthKey: parityMonthKey(code, month, los, guests, roomType),
 				hotelCode: code,
 				rateFilter: allOf(eq('hotelCode', code), eq('month', month), eq('los', los), eq('guests', guests), eq('roomType', roomType)),
-				holds: (stay) => stay.checkIn === checkIn,
+				holds: (stay) => stay.hotelCode === code && stay.checkIn === checkIn && stay.los === los && stay.guests === guests && stay.roomType === roomType,
 			};
 		},
 		work: (group, stays) => {
@@ -156,18 +179,62 @@ function checking(parity: ParitySettings, names: ReadonlyMap<number, string>): S
 			);
 			return { standing, state: parityStates(standing) };
 		},
-		verdict: (group, worked, previous, mayAlert, complete) => {
-			// A loss stays a loss whatever more arrives; another change of state waits for the whole comp set (a complete view).
-			const stateChanged = mayAlert && (parity.alertOn === 'losses' || complete) && changedState(worked, previous?.value);
-			const alerting = mayAlert && (parity.alertOn === 'losses' ? worked.standing.losses > 0 : stateChanged);
+		verdict: (group, worked, { previous, marks, complete, stale }) => {
 			const first = group.items[0].observation;
+			// A change of state waits for the whole comp set (a complete view).
+			const stateChanged = !stale && !marks.changed && complete && changedState(worked, previous?.value);
+			if (parity.alertOn === 'stateChanges') {
+				return {
+					always: false,
+					alerting: stateChanged,
+					alerts: stateChanged ? parityAlerts(first, worked.standing) : [],
+					item: parityItem(first, worked.standing, stateChanged, previous?.value ?? null),
+					marks: { ...marks, changed: marks.changed || stateChanged },
+				};
+			}
+			// A website selling below the reference stays below it whatever more arrives: each alerts once a run, as soon as it shows.
+			const alerts = stale ? [] : parityAlerts(first, worked.standing).filter((alert) => !marks.losses.includes(alert.websiteCode as number));
 			return {
 				always: false,
-				alerting,
-				alerts: alerting ? parityAlerts(first, worked.standing) : [],
+				alerting: alerts.length > 0,
+				alerts,
 				item: parityItem(first, worked.standing, stateChanged, previous?.value ?? null),
+				marks: { ...marks, losses: [...marks.losses, ...alerts.map((alert) => alert.websiteCode as number)] },
 			};
 		},
+		late: (group, ended) => {
+			if (parity.alertOn !== 'stateChanges' || ended.marks.changed || ended.now === ended.before) return undefined;
+			const first = group.items[0].observation;
+			const states = ended.now.split(',').map((entry) => entry.split(':'));
+			const reference = states.find(([, state]) => state === 'reference')?.[0];
+			const alerts = states
+				.filter(([, state]) => state === 'loss')
+				.map(([website]): ReportedChange => ({
+					shopId: first.shopId,
+					hotelCode: first.hotelCode,
+					hotelName: first.hotelName,
+					websiteCode: Number(website),
+					websiteName: names.get(Number(website)) ?? '',
+					checkIn: first.checkIn,
+					los: first.los,
+					guests: first.guests,
+					roomType: first.roomType,
+					currency: '',
+					rateField: 'totalRate',
+					changeType: 'parityLoss',
+					previousRate: null,
+					rate: null,
+					change: null,
+					changePercent: null,
+					previousCollected: ended.dtCollected,
+					comparedWith: reference === undefined ? '' : websiteLabel(Number(reference), names.get(Number(reference))),
+					comparedRate: null,
+					severity: '',
+					dtCollected: first.dtCollected,
+				}));
+			return { alerts, item: { ...lateItem(group, alerts), runCollected: ended.dtCollected, states: ended.now, previousStates: ended.before } };
+		},
+		lateItem,
 	};
 }
 

@@ -1,13 +1,14 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { ReportedChange } from '../rules/alert';
-import { latestByStay, type Observation, type RateField } from '../rules/observation';
+import { latestByStay, readObservation, type Observation, type RateField } from '../rules/observation';
 import type { RowFilter } from '../storage/dataTables';
 import type { DayCell } from '../storage/monthCells';
 import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind, type PositionMonth } from '../storage/positionMonths';
 import { dayOf, readStayMonth, storedStays } from '../storage/stayMonths';
 import type { JournalAlert, MonthPlan, MonthRows, Store, StoredRow } from '../storage/store';
-import { positionsTable, ratesTable } from '../storage/tables';
+import { allStaged } from '../storage/queue';
+import { positionsTable, queueTable, ratesTable } from '../storage/tables';
 
 import type { RecordSettings } from './fields';
 import { withRecordStore, type Batch, type ObservedItem, type RecordOperation, type RecordRun, type Records } from './records';
@@ -46,6 +47,40 @@ export interface Worked<TStanding> {
 	state: string;
 }
 
+/**
+ * What a run of a stay-night has alerted so far, and whether it was judged: kept in its positions
+ * day until the next run, so that each alert comes out once a run and a run never judged from a
+ * complete view is judged when the next one begins.
+ */
+export interface RunMarks {
+	/** A change of rank, or of parity state, alerted. */
+	changed: boolean;
+	/** An undercut alerted. */
+	undercut: boolean;
+	/** A complete view of the run was worked out: its rank or parity state was judged. */
+	judged: boolean;
+	/** The websites whose parity loss alerted. */
+	losses: number[];
+}
+
+export const NO_MARKS: RunMarks = { changed: false, undercut: false, judged: false, losses: [] };
+
+/** How a batch sees the run of a stay-night. */
+export interface RunView {
+	/** The state the run before ended with. */
+	previous: DayCell<string> | undefined;
+	/** What the run alerted before this batch. */
+	marks: RunMarks;
+	/**
+	 * This batch sees at least as many of the run's rates as any batch before it, and as many as
+	 * the last run ended with: a change of rank or of parity state, which later records can move
+	 * either way, is judged only then (an alert that more records never take back, from any view).
+	 */
+	complete: boolean;
+	/** The records are of a run older than the one remembered: they alert nothing. */
+	stale: boolean;
+}
+
 /** What the stay-night alerts, now that it is known whether this execution claimed it. */
 export interface Verdict {
 	/** It comes out whatever was claimed (a position feed). */
@@ -54,6 +89,19 @@ export interface Verdict {
 	alerting: boolean;
 	alerts: ReportedChange[];
 	item: IDataObject;
+	/** What the run has alerted once this batch's alerts are out. */
+	marks: RunMarks;
+}
+
+/** The run before, as its positions day remembers it, judged when the next run begins. */
+export interface EndedRun {
+	/** The state the run before it ended with. */
+	before: string;
+	/** The state it ended with: worked out from the most of its records any batch saw. */
+	now: string;
+	marks: RunMarks;
+	/** When its first batch's newest record was collected. */
+	dtCollected: string;
 }
 
 export interface StandingKind<TStanding> {
@@ -61,13 +109,15 @@ export interface StandingKind<TStanding> {
 	kind: PositionKind;
 	groupOf: (observation: Observation) => Omit<Group, 'items'> | undefined;
 	work: (group: Group, stays: readonly Observation[]) => Worked<TStanding>;
+	verdict: (group: Group, worked: Worked<TStanding>, run: RunView) => Verdict;
 	/**
-	 * `mayAlert`: the run has not alerted the stay-night yet. `complete`: this batch sees at least as
-	 * many of the run's rates as any batch before it, and as many as the last run ended with: a
-	 * change of rank or of parity state, which later records can move either way, alerts only then
-	 * (an undercut or a loss, which more records never take back, alerts from any view).
+	 * A run that was never judged from a complete view (its comp set came smaller than the last
+	 * one's), judged from the most of it any batch saw, when the stay-night's next run begins: its
+	 * alerts (the batch's records own them) and the item that says so; nothing when it changed nothing.
 	 */
-	verdict: (group: Group, worked: Worked<TStanding>, previous: DayCell<string> | undefined, mayAlert: boolean, complete: boolean) => Verdict;
+	late: (group: Group, ended: EndedRun) => { alerts: ReportedChange[]; item: IDataObject } | undefined;
+	/** The item of a run judged late, from its alerts: the same whether this execution judged it or resolved them for one that died. */
+	lateItem: (group: Group, alerts: readonly ReportedChange[]) => IDataObject;
 }
 
 /** A stay-night's alert key: its positions row, its day, the kind and the collection time of its first record. */
@@ -111,30 +161,51 @@ export const RUN_MS = 6 * 3_600_000;
 /**
  * What a positions day remembers: the state the last run ended with and the rates it saw
  * (`beforeSeen`), this run's state (worked out from `seen` rates, the most any batch of the run
- * saw), and whether this run alerted.
+ * saw), and what this run alerted.
  */
 interface RunCell {
 	before: string | undefined;
 	now: string;
-	alerted: boolean;
+	marks: RunMarks;
 	seen: number;
 	beforeSeen: number;
 }
 
 /**
- * `before~now~1~seen~beforeSeen`, `?` for a stay-night never worked out before; a value without `~`
- * is a run's state alone. A cell written before `beforeSeen` was kept reads it as 0: its run is
+ * `r` a change alerted, `u` an undercut, `c` judged, then `:` and the websites whose loss alerted
+ * (`rc:4.5`). A cell written before the marks were kept says `1` (the run alerted), read as every
+ * mark but the losses: its run is not judged again.
+ */
+function readMarks(text: string): RunMarks {
+	if (text === '1') return { changed: true, undercut: true, judged: true, losses: [] };
+	const [flags, websites = ''] = text.split(':');
+	return {
+		changed: flags.includes('r'),
+		undercut: flags.includes('u'),
+		judged: flags.includes('c'),
+		losses: websites === '' ? [] : websites.split('.').map(Number),
+	};
+}
+
+function marksText({ changed, undercut, judged, losses }: RunMarks): string {
+	const flags = `${changed ? 'r' : ''}${undercut ? 'u' : ''}${judged ? 'c' : ''}`;
+	return losses.length > 0 ? `${flags}:${losses.join('.')}` : flags;
+}
+
+/**
+ * `before~now~marks~seen~beforeSeen`, `?` for a stay-night never worked out before; a value without
+ * `~` is a run's state alone. A cell written before `beforeSeen` was kept reads it as 0: its run is
  * judged from its largest view, as it was.
  */
 function readRunCell(value: string): RunCell {
 	const parts = value.split('~');
-	if (parts.length < 3) return { before: undefined, now: value, alerted: false, seen: 0, beforeSeen: 0 };
+	if (parts.length < 3) return { before: undefined, now: value, marks: NO_MARKS, seen: 0, beforeSeen: 0 };
 	const count = (part: string | undefined) => Number(part ?? 0) || 0;
-	return { before: parts[0] === '?' ? undefined : parts[0], now: parts[1], alerted: parts[2] === '1', seen: count(parts[3]), beforeSeen: count(parts[4]) };
+	return { before: parts[0] === '?' ? undefined : parts[0], now: parts[1], marks: readMarks(parts[2]), seen: count(parts[3]), beforeSeen: count(parts[4]) };
 }
 
-function runCellText({ before, now, alerted, seen, beforeSeen }: RunCell): string {
-	return [before ?? '?', now, alerted ? '1' : '', String(seen), String(beforeSeen)].join('~');
+function runCellText({ before, now, marks, seen, beforeSeen }: RunCell): string {
+	return [before ?? '?', now, marksText(marks), String(seen), String(beforeSeen)].join('~');
 }
 
 function msOf(time: string): number {
@@ -143,18 +214,24 @@ function msOf(time: string): number {
 
 /**
  * A positions month with this batch's stay-nights in it. Each stay-night is worked out again with
- * every record of its run that has arrived, and alerts at most once a run: the first batch whose
- * records show an undercut or a parity loss alerts, and no later one of the same run does; a new
- * rank or parity state alerts only from a complete view (see `complete` in StandingKind); the same
- * records again are the same run and alert nothing. A run is compared with the state the run
- * before it ended with. Records of an older run change nothing.
+ * every record of its run that has arrived, and each alert comes out once a run (RunMarks): an
+ * alert that more records never take back from the first batch that shows it; a new rank or
+ * parity state only from a complete view (see RunView); the same records again are the same run
+ * and alert nothing. A run is compared with the state the run before it ended with, and a run
+ * never judged is judged when the next one begins (`late`). Records of an older run change nothing.
  */
+/** A stay-night as a batch worked it out: this run's verdict, and the run before judged late. */
+interface Planned {
+	verdict: Verdict;
+	late?: { alerts: ReportedChange[]; item: IDataObject };
+}
+
 function planMonth<TStanding>(
 	kind: StandingKind<TStanding>,
 	month: PositionMonth,
 	monthGroups: readonly Group[],
 	worked: ReadonlyMap<string, Worked<TStanding> & { seen: number }>,
-	verdicts: Map<string, Verdict>,
+	verdicts: Map<string, Planned>,
 ): MonthPlan {
 	const days = new Map(month.days);
 	const alerts: JournalAlert[] = [];
@@ -166,21 +243,23 @@ function planMonth<TStanding>(
 		const cell = stored && readRunCell(stored.value);
 		const older = stored !== undefined && msOf(collected) <= msOf(stored.dtCollected) - RUN_MS;
 		const newRun = stored === undefined || msOf(collected) >= msOf(stored.dtCollected) + RUN_MS;
+		const ended = newRun && cell?.before !== undefined && !cell.marks.judged ? kind.late(group, { ...(cell as RunCell & { before: string }), dtCollected: (stored as DayCell<string>).dtCollected }) : undefined;
 		const before = newRun ? cell?.now : cell?.before;
 		const beforeSeen = (newRun ? cell?.seen : cell?.beforeSeen) ?? 0;
-		const mayAlert = !older && (newRun || !cell?.alerted);
+		const marks = newRun ? NO_MARKS : (cell as RunCell).marks;
 		// Less than an earlier batch of the run saw (the same records again, in smaller deliveries, with no rates table behind them).
 		const largest = newRun || result.seen >= (cell?.seen ?? 0);
 		// A change of rank or of parity state is judged from the whole comp set: once the run's view
 		// holds as many rates as the last run ended with (every hotel and website of it has reported).
 		const complete = largest && result.seen >= beforeSeen;
-		const verdict = kind.verdict(group, result, before === undefined ? undefined : { value: before, dtCollected: stored?.dtCollected ?? collected }, mayAlert, complete);
-		verdicts.set(group.key, verdict);
-		alerts.push(...verdict.alerts.map((alert) => ({ ...alert, block: month.key })));
+		const previous = before === undefined ? undefined : { value: before, dtCollected: stored?.dtCollected ?? collected };
+		const verdict = kind.verdict(group, result, { previous, marks, complete, stale: older });
+		verdicts.set(group.key, { verdict, late: ended });
+		alerts.push(...[...(ended?.alerts ?? []), ...verdict.alerts].map((alert) => ({ ...alert, block: month.key })));
 		if (older) continue;
-		const alerted = (!newRun && cell?.alerted === true) || verdict.alerting;
 		const state = largest ? { now: result.state, seen: result.seen } : { now: (cell as RunCell).now, seen: (cell as RunCell).seen };
-		days.set(day, { value: runCellText({ before, ...state, alerted, beforeSeen }), dtCollected: newRun ? collected : (stored as DayCell<string>).dtCollected });
+		const judged = { ...verdict.marks, judged: verdict.marks.judged || complete };
+		days.set(day, { value: runCellText({ before, ...state, marks: judged, beforeSeen }), dtCollected: newRun ? collected : (stored as DayCell<string>).dtCollected });
 	}
 	const moved = [...days].some(([day, cell]) => month.days.get(day)?.value !== cell.value || month.days.get(day)?.dtCollected !== cell.dtCollected);
 	return { key: month.key, alerts, data: moved ? positionMonthRow({ ...month, days }) : undefined };
@@ -191,15 +270,26 @@ function planMonth<TStanding>(
  * them; one without (a change of parity state that is no loss) from the execution whose write got
  * in; a position feed always.
  */
-function standingItems(groups: readonly Group[], verdicts: ReadonlyMap<string, Verdict>, owned: readonly JournalAlert[], written: (monthKey: string) => boolean) {
+function standingItems(
+	groups: readonly Group[],
+	verdicts: ReadonlyMap<string, Planned>,
+	owned: readonly JournalAlert[],
+	written: (monthKey: string) => boolean,
+	lateItemOf: StandingKind<unknown>['lateItem'],
+) {
 	const ownedByGroup = new Map<string, JournalAlert[]>();
 	for (const alert of owned) ownedByGroup.set(alertKey(alert), [...(ownedByGroup.get(alertKey(alert)) ?? []), alert]);
 	return groups.flatMap((group) => {
-		const verdict = verdicts.get(group.key) as Verdict;
+		const { verdict, late } = verdicts.get(group.key) as Planned;
 		const mine = ownedByGroup.get(groupAlertKey(group)) ?? [];
-		const out = verdict.always || mine.length > 0 || (verdict.alerting && verdict.alerts.length === 0 && written(group.monthKey));
-		if (!out) return [];
-		return [{ at: Math.min(...group.items.map(({ itemIndex }) => itemIndex)), item: { json: verdict.item, pairedItem: group.items.map(({ itemIndex }) => ({ item: itemIndex })) } }];
+		// A late judgement's alerts name the run they judge in previousCollected; a run's own never do.
+		const lateMine = mine.filter((alert) => alert.previousCollected !== null);
+		const at = Math.min(...group.items.map(({ itemIndex }) => itemIndex));
+		const pairedItem = group.items.map(({ itemIndex }) => ({ item: itemIndex }));
+		// Its item from the alerts this execution owns (it judged them, or resolved them for an execution that died having judged them); without alerts, from the write that judged it.
+		const lateItem = lateMine.length > 0 ? lateItemOf(group, lateMine) : late !== undefined && late.alerts.length === 0 && written(group.monthKey) ? late.item : undefined;
+		const out = verdict.always || mine.length > lateMine.length || (verdict.alerting && verdict.alerts.length === 0 && written(group.monthKey));
+		return [...(lateItem ? [{ at, item: { json: lateItem, pairedItem } }] : []), ...(out ? [{ at, item: { json: verdict.item, pairedItem } }] : [])];
 	});
 }
 
@@ -218,27 +308,28 @@ export async function runStanding<TStanding>(
 			const keys = new Set(groupsOf(kind, batch).map(groupAlertKey));
 			return (alert) => keys.has(alertKey(alert));
 		},
-		run: async (batch) => await standOnce(store, settings, kind, batch, groupsOf(kind, batch.records)),
+		run: async (batch) => await standOnce(store, settings, kind, batch, groupsOf(kind, batch.records), rateField),
 	};
 	return await withRecordStore(store, settings, records, operation);
 }
 
 /** One batch of records: the stay-nights they touch worked out, claimed and remembered. */
-async function standOnce<TStanding>(store: Store, settings: StandingSettings, kind: StandingKind<TStanding>, batch: Batch, groups: readonly Group[]): Promise<RecordRun> {
+async function standOnce<TStanding>(store: Store, settings: StandingSettings, kind: StandingKind<TStanding>, batch: Batch, groups: readonly Group[], rateField: RateField): Promise<RecordRun> {
 	const rates = await store.monthRows(ratesTable(settings.ratesTable));
 	const positions = await store.monthRows(positionsTable(settings.positionsTable));
 	await batch.tidy([positions]);
 	const stays = await readStays(rates, groups);
+	const staged = await stagedRecords(store, settings, rateField);
 	const worked = new Map(
 		groups.map((group) => {
-			const run = ofThisRun(group, latestByStay(stays.get(JSON.stringify(group.rateFilter)) ?? [], group.items.map(({ observation }) => observation)));
+			const run = ofThisRun(group, [...(stays.get(JSON.stringify(group.rateFilter)) ?? []), ...staged, ...group.items.map(({ observation }) => observation)]);
 			return [group.key, { ...kind.work(group, run), seen: run.length }];
 		}),
 	);
 
 	const byMonth = new Map<string, Group[]>();
 	for (const group of groups) byMonth.set(group.monthKey, [...(byMonth.get(group.monthKey) ?? []), group]);
-	const verdicts = new Map<string, Verdict>();
+	const verdicts = new Map<string, Planned>();
 	const plan = (monthKey: string, row: StoredRow | undefined): MonthPlan => {
 		const monthGroups = byMonth.get(monthKey) as Group[];
 		const month = row ? readPositionMonth(row) : emptyPositionMonth(monthKey, kind.kind, monthGroups[0].hotelCode, first(monthGroups[0]).checkIn.slice(0, 7));
@@ -257,14 +348,35 @@ async function standOnce<TStanding>(store: Store, settings: StandingSettings, ki
 				verdicts,
 				owned,
 				(monthKey) => result.written.get(monthKey)?.data !== undefined,
+				kind.lateItem,
 			),
 	};
 }
 
-/** The stays of the group's stay-night collected in its run: never a rate of an earlier shop beside this one's. */
+/**
+ * The stays of the group's stay-night collected in its run, the latest of each: never a rate of an
+ * earlier shop beside this one's, nor of a later one (a rates table or a queue a shop ahead).
+ */
 function ofThisRun(group: Group, stays: readonly Observation[]): Observation[] {
-	const from = msOf(newestCollected(group)) - RUN_MS;
-	return stays.filter((stay) => group.holds(stay) && msOf(stay.dtCollected) > from);
+	const newest = msOf(newestCollected(group));
+	return latestByStay(stays.filter((stay) => group.holds(stay) && msOf(stay.dtCollected) > newest - RUN_MS && msOf(stay.dtCollected) < newest + RUN_MS));
+}
+
+/**
+ * The records staged in the queue table and not compared yet: Detect Changes' records its pass has
+ * not written to the rates table (another execution holds it), and those other batches of this
+ * node's pass hold. With them, the last batch of a run sees every record of it that has arrived,
+ * where the rates table alone lags a pass behind. A record that does not read is left out.
+ */
+async function stagedRecords(store: Store, settings: StandingSettings, rateField: RateField): Promise<Observation[]> {
+	const items = await allStaged(store.api, await store.api.ensureTable(queueTable(settings.changesTable)));
+	return items.flatMap((json) => {
+		try {
+			return [readObservation(json, rateField)];
+		} catch {
+			return [];
+		}
+	});
 }
 
 /** The stored stays every group needs, one read per distinct filter. */

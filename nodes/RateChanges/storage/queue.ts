@@ -148,10 +148,7 @@ export class PassQueue {
 	/** The records staged for this node, oldest first, at most STAGED_ROWS_PER_BATCH rows; none this pass compared and could not remove. */
 	async staged(): Promise<Staged[]> {
 		const rows = (await this.api.readRows(this.table, allOf(eq('block', this.stagedKey)))).filter((row) => !this.compared.has(row.id));
-		return rows.slice(0, STAGED_ROWS_PER_BATCH).map((row) => {
-			const { retry = false, items = [] } = JSON.parse(String(row.records ?? '{}')) as { retry?: boolean; items?: IDataObject[] };
-			return { row, items, retry };
-		});
+		return rows.slice(0, STAGED_ROWS_PER_BATCH).map(stagedOf);
 	}
 
 	/**
@@ -167,6 +164,21 @@ export class PassQueue {
 			throw error as NodeApiError;
 		}
 	}
+}
+
+function stagedOf(row: Row): Staged {
+	const { retry = false, items = [] } = JSON.parse(String(row.records ?? '{}')) as { retry?: boolean; items?: IDataObject[] };
+	return { row, items, retry };
+}
+
+/**
+ * Every record staged in the queue table, by any node whose changes table it is (Detect Changes'
+ * records not written to the rates table yet among them): what Compare With My Hotel and Check
+ * Parity add to the rates table's view, so that the last batch of a run sees every record of it
+ * that has arrived, whichever pass writes it (actions/standing.ts).
+ */
+export async function allStaged(api: DataTables, table: TableHandle): Promise<IDataObject[]> {
+	return (await api.readRows(table, allOf(eq('kind', 'records')))).flatMap((row) => stagedOf(row).items);
 }
 
 /** The execution a token names (journal.ts newToken: `<execution id>.<random>`); none without an id. */
