@@ -1,6 +1,7 @@
 import { badRequest } from '../api/errors';
 import type { RequestFilter, LoggedRequest } from '../requestLog';
-import type { RunShopOptions, RunSummary } from '../rateShop';
+import type { RunSummary } from '../rateShop';
+import type { RunShopOptions } from '../runShopOptions';
 import type { ScheduleView } from '../scheduler';
 import type { Delivery } from '../delivery';
 import type { FaultInput } from '../faults';
