@@ -16,7 +16,7 @@ export interface RunSummary {
 	account: AccountId;
 	/** Set when a schedule started the run. */
 	scheduleId: number | null;
-	/** Virtual time of the run; every record's dtCollected. */
+	/** Virtual time of the run: every record's dtCollected, or the first's when collectedOverMinutes spreads them. */
 	collectedAt: string;
 	webhooks: number;
 	deliveries: number;
@@ -45,6 +45,7 @@ export interface RunTrigger {
  */
 export const NEXT_RUN_MS = 24 * 3_600_000;
 
+const MINUTE_MS = 60_000;
 const POS_BY_COB: Record<string, number> = { US: 1, GB: 2, DE: 3, FR: 4, ES: 5 };
 
 /**
@@ -55,6 +56,8 @@ interface RunRecipe {
 	shopId: number;
 	account: AccountId;
 	collectedAt: number;
+	/** 0: every record at collectedAt. */
+	collectedOverMinutes: number;
 	source: { plan: RatePlan } | RepeatSource;
 }
 
@@ -69,6 +72,17 @@ interface Collection {
 	recipe: RunRecipe;
 	records: RateRecord[];
 	repeat?: Pick<RunSummary, 'repeatOf' | 'expectedChanges'>;
+}
+
+/**
+ * A shop collects one record after another (a run of hundreds takes minutes): over
+ * collectedOverMinutes, record i of n (its recordId's rec number, less one) is collected i/n of
+ * that time after the run's time. 0: every record at the run's time, one dtCollected a run.
+ */
+function collectedOver(records: RateRecord[], { collectedAt, collectedOverMinutes }: RunRecipe): RateRecord[] {
+	if (collectedOverMinutes === 0) return records;
+	const span = collectedOverMinutes * MINUTE_MS;
+	return records.map((record, i) => ({ ...record, dtCollected: new Date(collectedAt + Math.floor((i * span) / records.length)).toISOString() }));
 }
 
 /** Runs rate shops: builds their records and delivers them to the account's webhooks. */
@@ -99,7 +113,7 @@ export class RateShopRunner {
 		const targets = this.webhooks.forAccount(account);
 		const copies = Array.from({ length: options.copies });
 		const tasks = targets.flatMap((webhook) =>
-			this.chunks(records, options.perDelivery).flatMap((chunk) =>
+			this.deliveryOrder(this.chunks(records, options.perDelivery), options).flatMap((chunk) =>
 				copies.map(() => () => this.deliver(runId, shopId, webhook, chunk, options)),
 			),
 		);
@@ -176,10 +190,11 @@ export class RateShopRunner {
 		if (plan.market) this.addMarketEvents(plan.market, plan);
 		// An unknown rateshopid still runs: the spec does not tie rateshopid to shop ids.
 		const account = trigger?.account ?? shop?.account ?? 'demo';
+		const recipe: RunRecipe = { shopId: plan.shopId, account, collectedAt: plan.collectedAt, collectedOverMinutes: options.collectedOverMinutes, source: { plan } };
 		return {
 			runId: plan.runNo,
-			recipe: { shopId: plan.shopId, account, collectedAt: plan.collectedAt, source: { plan } },
-			records: buildRateRecords(this.data, plan),
+			recipe,
+			records: collectedOver(buildRateRecords(this.data, plan), recipe),
 		};
 	}
 
@@ -214,7 +229,13 @@ export class RateShopRunner {
 			throw badRequest(`shopId ${options.shopId} is not the shop of run ${options.repeatRun} (shop ${base.shopId}); leave shopId out to repeat it`);
 		}
 		const source: RepeatSource = { repeatOf: options.repeatRun, changes: options.changes };
-		const recipe: RunRecipe = { shopId: base.shopId, account: base.account, collectedAt: this.repeatCollectedAt(base, options), source };
+		const recipe: RunRecipe = {
+			shopId: base.shopId,
+			account: base.account,
+			collectedAt: this.repeatCollectedAt(base, options),
+			collectedOverMinutes: options.collectedOverMinutes,
+			source,
+		};
 		const runId = ++this.runNo;
 		const { records, expectedChanges } = this.repeated(runId, recipe, source);
 		return { runId, recipe, records, repeat: { repeatOf: source.repeatOf, expectedChanges } };
@@ -240,12 +261,13 @@ export class RateShopRunner {
 	/** The records of a run, built again from its recipe (a repeat from the run it repeated, and so on down the chain). */
 	private recordsOf(runId: number): RateRecord[] {
 		const recipe = this.recipes.get(runId) as RunRecipe;
-		return 'plan' in recipe.source ? buildRateRecords(this.data, recipe.source.plan) : this.repeated(runId, recipe, recipe.source).records;
+		return 'plan' in recipe.source ? collectedOver(buildRateRecords(this.data, recipe.source.plan), recipe) : this.repeated(runId, recipe, recipe.source).records;
 	}
 
 	private repeated(runId: number, recipe: RunRecipe, { repeatOf, changes }: RepeatSource): ReturnType<typeof repeatRecords> {
 		const stamp = { shopId: recipe.shopId, runNo: runId, collectedAt: recipe.collectedAt };
-		return repeatRecords(this.recordsOf(repeatOf), stamp, changes, changes.backOnSale > 0 ? this.onSaleTwins(repeatOf) : undefined);
+		const { records, expectedChanges } = repeatRecords(this.recordsOf(repeatOf), stamp, changes, changes.backOnSale > 0 ? this.onSaleTwins(repeatOf) : undefined);
+		return { records: collectedOver(records, recipe), expectedChanges };
 	}
 
 	/**
@@ -263,6 +285,11 @@ export class RateShopRunner {
 		const chunks: RateRecord[][] = [];
 		for (let i = 0; i < records.length; i += size) chunks.push(records.slice(i, i + size));
 		return chunks;
+	}
+
+	/** Record order, or the order `shuffle` seeds: every webhook gets the deliveries in the same order. */
+	private deliveryOrder(chunks: RateRecord[][], { shuffle }: DeliveryOptions): RateRecord[][] {
+		return shuffle === undefined ? chunks : createPrng(deriveSeed(shuffle, 'delivery-order')).sample(chunks, chunks.length);
 	}
 
 	private async deliver(runId: number, shopId: number, webhook: StoredWebhook, chunk: RateRecord[], options: DeliveryOptions): Promise<Delivery> {

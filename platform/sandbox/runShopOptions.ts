@@ -39,8 +39,15 @@ export interface RunShopOptions {
 	 * those of the run it repeats, and must be collected after it. Not with replay.
 	 */
 	daysAgo?: number;
+	/**
+	 * Collected one record after another over this many minutes (sandbox extra), as a shop collects
+	 * its comp set: each record its own dtCollected, from the run's time on, in record order. Left
+	 * out or 0, every record of the run carries the run's time. Not with replay.
+	 */
+	collectedOverMinutes?: number;
+	/** A seed (sandbox extra): the deliveries are posted in an order shuffled by it, not in record order. */
+	shuffle?: number;
 }
-
 
 /** How a run's records go out, whether collected afresh or repeated. */
 export interface DeliveryOptions {
@@ -49,11 +56,14 @@ export interface DeliveryOptions {
 	timeoutSeconds: number;
 	retries: number;
 	copies: number;
+	/** Left out: record order. */
+	shuffle?: number;
 }
 
 export interface FreshRun {
 	shopId: number;
 	daysAgo?: number;
+	collectedOverMinutes: number;
 	records: number;
 	hotelCodes?: number[];
 	websiteCodes?: number[];
@@ -64,17 +74,20 @@ export interface RepeatRun {
 	repeatRun: number | 'latest';
 	shopId?: number;
 	daysAgo?: number;
+	collectedOverMinutes: number;
 	changes: RateChanges;
 	replay: boolean;
 }
 
 export type ParsedRunShopOptions = DeliveryOptions & (FreshRun | RepeatRun);
 
-const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'retries', 'hotelCodes', 'websiteCodes', 'market', 'repeatRun', 'changes', 'replay', 'copies', 'daysAgo'];
+const RUN_SHOP_FIELDS = ['shopId', 'records', 'perDelivery', 'concurrency', 'timeoutSeconds', 'retries', 'hotelCodes', 'websiteCodes', 'market', 'repeatRun', 'changes', 'replay', 'copies', 'daysAgo', 'collectedOverMinutes', 'shuffle'];
 /** A repeat collects exactly the stays of the run it repeats (a market run's layout with them), so what chooses stays is not its to set. */
 const STAY_CHOOSING_FIELDS = ['records', 'hotelCodes', 'websiteCodes', 'market'];
 /** How far back a run may be collected: a year, more than any history a consumer keeps. */
 const MAX_DAYS_AGO = 365;
+/** How long a run may take to collect: a day, before a daily shop's next run. */
+const MAX_COLLECTED_OVER_MINUTES = 1440;
 export const DAY_MS = 86_400_000;
 
 function optionalCodes(value: unknown, field: string): number[] | undefined {
@@ -100,10 +113,14 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 		timeoutSeconds: options.timeoutSeconds === undefined ? 10 : integer(options.timeoutSeconds, 'timeoutSeconds', { min: 1, max: 600 }),
 		retries: options.retries === undefined ? DEFAULT_RETRIES : integer(options.retries, 'retries', { min: 0, max: RETRY_DELAYS_MS.length }),
 		copies: options.copies === undefined ? 1 : integer(options.copies, 'copies', { min: 1, max: 5 }),
+		...(options.shuffle === undefined ? {} : { shuffle: integer(options.shuffle, 'shuffle', { min: 0, max: 0xffff_ffff }) }),
 	};
 	if (options.replay !== undefined && typeof options.replay !== 'boolean') throw badRequest('replay must be true or false');
 	const daysAgo = options.daysAgo === undefined ? undefined : integer(options.daysAgo, 'daysAgo', { min: 0, max: MAX_DAYS_AGO });
 	if (daysAgo !== undefined && options.replay) throw badRequest('replay delivers a run as it was collected: leave daysAgo out');
+	const collectedOverMinutes =
+		options.collectedOverMinutes === undefined ? 0 : integer(options.collectedOverMinutes, 'collectedOverMinutes', { min: 0, max: MAX_COLLECTED_OVER_MINUTES });
+	if (options.collectedOverMinutes !== undefined && options.replay) throw badRequest('replay delivers a run as it was collected: leave collectedOverMinutes out');
 	if (options.repeatRun === undefined) {
 		if (options.changes !== undefined) throw badRequest('changes needs repeatRun: only a repeat of an earlier run has rates to change');
 		if (options.replay) throw badRequest('replay needs repeatRun: the run whose records to deliver again');
@@ -111,6 +128,7 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 			...delivery,
 			shopId: integer(options.shopId, 'shopId', { min: 1 }),
 			...(daysAgo === undefined ? {} : { daysAgo }),
+			collectedOverMinutes,
 			records: options.records === undefined ? 10 : integer(options.records, 'records', { min: 1, max: 1_000_000 }),
 			hotelCodes: optionalCodes(options.hotelCodes, 'hotelCodes'),
 			websiteCodes: optionalCodes(options.websiteCodes, 'websiteCodes'),
@@ -128,6 +146,7 @@ export function parseRunShopOptions(input: unknown): ParsedRunShopOptions {
 		repeatRun: options.repeatRun === 'latest' ? 'latest' : repeatedRunId(options.repeatRun),
 		shopId,
 		...(daysAgo === undefined ? {} : { daysAgo }),
+		collectedOverMinutes,
 		changes: parseRateChanges(options.changes),
 		replay: options.replay === true,
 	};

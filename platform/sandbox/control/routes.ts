@@ -53,6 +53,7 @@ export const CONTROL_ROUTES = [
 	'POST   /__sandbox/run-shop                 { shopId, …, market: { seed, myHotelCode, prices: [{ hotelCode, websiteCode?, checkIn?, factor }], currencies: { hotelCode: currency } } }',
 	"POST   /__sandbox/run-shop                 { repeatRun: runId | 'latest' (with shopId), changes?: { seed, changed, drift, soldOut, backOnSale } | replay: true, copies, perDelivery, … }",
 	'POST   /__sandbox/run-shop                 { …, daysAgo }: collected that many days before the clock (a fresh run: the stays of one collected now)',
+	'POST   /__sandbox/run-shop                 { …, collectedOverMinutes, shuffle }: each record its own dtCollected over that many minutes, in record order; deliveries posted in an order the seed shuffles',
 	'GET    /__sandbox/deliveries              DELETE /__sandbox/deliveries',
 	'POST   /__sandbox/run-shop?brief=1         the same, answered in one short line: counts, and the run\'s details URL',
 	'POST   /__sandbox/run-shop?wait=1          answered once what the deliveries started has ended too (npm start: n8n\'s executions), as `settled`',
