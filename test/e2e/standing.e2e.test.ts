@@ -32,10 +32,15 @@ import { round2 } from '../../nodes/RateChanges/rules/amounts';
  * On: Rank Changed), each with tables of its own.
  *
  * Each shop arrives in one delivery, so each workflow runs once per shop and sees the whole comp
- * set of every night at once.
+ * set of every night at once; but the last test's two shops, delivered one record a POST, 4 in
+ * flight, shuffled, each record collected at its own time over 40 minutes, as the service may
+ * deliver them (issue 45). For that test a third workflow, a rank watch behind Detect Changes as
+ * the shipped example places its nodes, is published too.
  */
 
 const FEED = { id: 'e2eStandingFeed1', name: 'Position feed and rank watch' };
+/** Published by the one-record-a-POST test only, so the shops before it reach two workflows. */
+const WATCH = { id: 'e2eStandingWatch1', name: 'Rank watch behind Detect Changes' };
 const SHOP_ID = 1;
 /** Shop 1's six hotels on its two websites, days 1 to 5 after the run. */
 const RECORDS = 60;
@@ -47,6 +52,15 @@ const CLOCK = '2026-12-01T12:00:00.000Z';
  * a run of its own (Rate Changes tells a shop's runs apart by their collection times).
  */
 const LATER_THAT_DAY = '2026-12-01T18:30:00.000Z';
+/**
+ * The shops delivered one record a POST: a week on, so their check-in days (12-09 to 12-13) are
+ * none of the shops before them, and the second 7 hours after the first, so a run of its own.
+ */
+const IN_FLIGHT_CLOCK = '2026-12-08T06:00:00.000Z';
+const IN_FLIGHT_LATER = '2026-12-08T13:00:00.000Z';
+/** As the service delivers a comp-set shop: one record a POST, 4 in flight (each shop collected over 40 minutes, shuffled). */
+const ONE_RECORD_A_POST = { perDelivery: 1, concurrency: 4, timeoutSeconds: 60 };
+const COLLECTED_OVER_MINUTES = 40;
 
 const MY_HOTEL = 100085;
 const REFERENCE_WEBSITE = 4;
@@ -210,6 +224,54 @@ function feedWorkflow(): WorkflowSeed {
 	};
 }
 
+/**
+ * A rank watch as the shipped example places its nodes: Detect Changes and Compare With My Hotel
+ * (Alert On: Rank Changed) side by side after the trigger, on the same Rates and Changes Tables, so
+ * Detect Changes keeps the rates of a run's earlier deliveries. One execution a delivery
+ * (trigger version 1).
+ */
+function watchWorkflow(): WorkflowSeed {
+	const tables = { ratesTable: 'e2e_watch_rates', changesTable: 'e2e_watch_changes' };
+	const node = (name: string, y: number, parameters: Record_) => ({
+		id: `watch-${y}`,
+		name,
+		type: 'n8n-nodes-travel-pricing.travelPricingRateChanges',
+		typeVersion: 1,
+		position: [300, y],
+		parameters: { ...parameters, ...tables },
+		credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL },
+	});
+	return {
+		id: WATCH.id,
+		name: WATCH.name,
+		nodes: [
+			{
+				id: 'watch-trigger',
+				name: 'Rate records',
+				type: 'n8n-nodes-travel-pricing.travelPricingRateTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: '0d6f3c52-7a1e-4c1b-9f7e-5b2a8e4d9c31',
+				parameters: { registration: 'automatic', authentication: 'generatedSecret', filters: {} },
+				credentials: { travelPricingApi: API_CREDENTIAL },
+			},
+			node('Detect changes', -100, { operation: 'detectChanges' }),
+			node('Rank watch', 100, { operation: 'compareWithMyHotel', myHotelCode: String(MY_HOTEL), compareAlertOn: 'rankChanged', positionsTable: 'e2e_watch_positions' }),
+		],
+		connections: {
+			'Rate records': {
+				main: [
+					[
+						{ node: 'Detect changes', type: 'main', index: 0 },
+						{ node: 'Rank watch', type: 'main', index: 0 },
+					],
+				],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 /** What one shop made each node put out, and the records it delivered. */
 interface Shop {
 	run: RunSummary;
@@ -227,7 +289,7 @@ const nightKey = (item: Record_) => `${item.websiteCode}|${item.checkIn}`;
 describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and parity alerts in n8n %s', (version) => {
 	const { env, inbox } = useE2eWithInbox((started) => ({
 		version,
-		workflows: [...examples(started), feedWorkflow()],
+		workflows: [...examples(started), feedWorkflow(), watchWorkflow()],
 		publish: [EXAMPLE.id, FEED.id],
 		credentials: [demoSmtpCredential(started.smtp)],
 	}));
@@ -450,6 +512,163 @@ describeVersions(e2eVersions().filter(publicApiHasDataTables), 'Undercut and par
 		const again = await env.n8n.execute(DIGEST.id);
 		expect(outputOf(again, 'Digest')).toEqual([]);
 		expect(inbox.emails()).toHaveLength(digests.length);
+	});
+
+	/**
+	 * Every execution of a workflow since `before`, once each: each node's items, its errors, and
+	 * how many put out any item. With one record a POST, an execution that finds a node's pass lease
+	 * held stages its record and ends with no items: the alerts come out of the execution holding it.
+	 */
+	async function executionsSince(workflowId: string, before: ReadonlySet<string>, nodes: readonly string[]) {
+		const ids = (await env.n8n.executionIds(workflowId)).filter((id) => !before.has(id));
+		const items: Record<string, Record_[]> = Object.fromEntries(nodes.map((node) => [node, []]));
+		const errors: string[] = [];
+		let withItems = 0;
+		for (const id of ids) {
+			const execution = await env.n8n.execution(id);
+			if (execution.error) errors.push(`${id}: ${execution.error.node ?? ''} ${execution.error.message}`);
+			const outputs = nodes.map((node) => outputOf(execution.run, node));
+			outputs.forEach((output, index) => items[nodes[index]].push(...output));
+			if (outputs.some((output) => output.length > 0)) withItems++;
+		}
+		return { executions: ids.length, withItems, errors, items };
+	}
+
+	/** A shop delivered one record a POST, and what every execution it started put out, once they have all ended. */
+	async function deliverOneRecordAPost(options: Parameters<E2eEnvironment['sandbox']['runShop']>[0]) {
+		const before = {
+			example: new Set(await env.n8n.executionIds(EXAMPLE.id)),
+			feed: new Set(await env.n8n.executionIds(FEED.id)),
+			watch: new Set(await env.n8n.executionIds(WATCH.id)),
+		};
+		const startedAt = Date.now();
+		const run = await env.sandbox.runShop({ ...ONE_RECORD_A_POST, ...options });
+		expect({ byStatus: run.byStatus, retried: run.retried }).toEqual({ byStatus: { 200: RECORDS * 3 }, retried: 0 });
+		// The example's trigger (version 1.1) gathers the deliveries; the feed's and the watch's (version 1) run once a delivery.
+		await env.n8n.waitForDeliveries(EXAMPLE.id, before.example, RECORDS);
+		for (const [workflowId, ids] of [[FEED.id, before.feed], [WATCH.id, before.watch]] as const) {
+			expect(await env.n8n.waitForExecutions(workflowId, ids.size + RECORDS)).toBe(ids.size + RECORDS);
+			await env.n8n.waitUntilFinished(workflowId);
+		}
+		const seconds = Math.round((Date.now() - startedAt) / 1000);
+		const example = await executionsSince(EXAMPLE.id, before.example, ['Detect changes', 'Compare with my hotel', 'Check parity']);
+		const feed = await executionsSince(FEED.id, before.feed, ['Position feed', 'Rank watch']);
+		const watch = await executionsSince(WATCH.id, before.watch, ['Detect changes', 'Rank watch']);
+		const receiver = Math.min(...env.sandbox.deliveries().map((delivery) => delivery.webhookId));
+		const deliveries = env.sandbox.deliveries().filter((delivery) => delivery.runId === run.runId && delivery.webhookId === receiver);
+		const records = deliveries.flatMap((delivery) => [delivery.body].flat() as RateRecord[]);
+		expect(records).toHaveLength(RECORDS);
+		printProgress(
+			`one record a POST on n8n ${version}: run ${run.runId} settled in ${seconds} s; example ${example.executions} executions (${example.withItems} with items), feed ${feed.executions} (${feed.withItems}), watch ${watch.executions} (${watch.withItems}); ` +
+				`arrival order ${deliveries.map((delivery) => /-rec(\d+)$/.exec(delivery.recordIds[0])?.[1]).join(',')}`,
+		);
+		expect({ example: example.errors, feed: feed.errors, watch: watch.errors }).toEqual({ example: [], feed: [], watch: [] });
+		return {
+			run,
+			records,
+			offers: records.map((record) => offerOf(record as unknown as Record_)),
+			days: [...new Set(records.map((record) => record.checkIn.slice(0, 10)))].sort(),
+			detect: example.items['Detect changes'],
+			compare: example.items['Compare with my hotel'],
+			parity: example.items['Check parity'],
+			feed: feed.items['Position feed'],
+			rankWatch: feed.items['Rank watch'],
+			watched: watch.items['Rank watch'],
+		};
+	}
+
+	const lossesOf = (items: Record_[]) =>
+		items.flatMap((item) => (item.websites as Record_[]).filter((website) => website.state === 'loss').map((website) => `${website.websiteCode}|${item.checkIn}`)).sort();
+	const rankMove = (item: Record_) => `${nightKey(item)}|${item.previousRank}→${item.rank}`;
+
+	test('two shops one record a POST, 4 in flight, shuffled, collected over 40 minutes: exactly the finished shops’ undercuts, losses and rank changes, each once, and a redelivery nothing', async () => {
+		// My hotel cheapest on every night and website of the first shop: no undercut, no rank before to move from.
+		const cheapest = { hotelCode: MY_HOTEL, factor: 0.7 };
+		await env.n8n.activateWorkflow(WATCH.id);
+		env.sandbox.setClock(IN_FLIGHT_CLOCK);
+		const first = await deliverOneRecordAPost({ shopId: SHOP_ID, records: RECORDS, market: { seed: 3, currencies, prices: [cheapest] }, collectedOverMinutes: COLLECTED_OVER_MINUTES, shuffle: 45 });
+		expect(first.days).toHaveLength(DAYS.length);
+		expect({ undercuts: first.compare.map(nightKey).sort(), losses: lossesOf(first.parity), rankWatch: first.rankWatch, watched: first.watched }).toEqual({
+			undercuts: expectedUndercuts(first.records, MY_HOTEL, UNDERCUT_PERCENT),
+			losses: expectedParityLosses(first.records, MY_HOTEL, REFERENCE_WEBSITE, TOLERANCE_PERCENT),
+			rankWatch: [],
+			watched: [],
+		});
+
+		// The second shop, 7 hours on: each move a factor of the first shop's rate, so what it does follows from the records.
+		const rate = (hotelCode: number, websiteCode: number, day: number) =>
+			first.offers.find((offer) => offer.hotelCode === hotelCode && offer.websiteCode === websiteCode && offer.day === first.days[day - 1]) as Offer;
+		const belowMe = (hotelCode: number, websiteCode: number, day: number, share: number) => ({
+			hotelCode,
+			websiteCode,
+			checkIn: day,
+			factor: (share * (rate(MY_HOTEL, websiteCode, day).rate as number)) / (rate(hotelCode, websiteCode, day).rate as number),
+		});
+		const prices: MarketInput['prices'] = [
+			cheapest,
+			// An undercut: 12 % below me (rank 1 → 2).
+			belowMe(UNDERCUT.hotelCode, REFERENCE_WEBSITE, 2, 0.88),
+			// Ranks that move without an undercut: 1 → 2, and 1 → 3.
+			belowMe(100015, OTHER_WEBSITE, 3, 0.98),
+			belowMe(100015, REFERENCE_WEBSITE, 4, 0.97),
+			belowMe(UNDERCUT.hotelCode, REFERENCE_WEBSITE, 4, 0.97),
+			// A parity loss: my room on the other website 8 % below my own site.
+			{
+				hotelCode: MY_HOTEL,
+				websiteCode: OTHER_WEBSITE,
+				checkIn: 1,
+				factor: (0.92 * (rate(MY_HOTEL, REFERENCE_WEBSITE, 1).total as number)) / (rate(MY_HOTEL, OTHER_WEBSITE, 1).total as number),
+			},
+			// Rates that move and leave my rank where it was.
+			{ hotelCode: 100154, checkIn: 5, factor: 1.1 },
+			{ hotelCode: UNDERCUT.hotelCode, websiteCode: OTHER_WEBSITE, checkIn: 2, factor: 0.95 },
+		];
+		env.sandbox.setClock(IN_FLIGHT_LATER);
+		const second = await deliverOneRecordAPost({ shopId: SHOP_ID, records: RECORDS, market: { seed: 3, currencies, prices }, collectedOverMinutes: COLLECTED_OVER_MINUTES, shuffle: 46 });
+		expect(second.days).toEqual(first.days);
+
+		const nights = WEBSITES.flatMap((websiteCode) => second.days.map((day) => ({ websiteCode, day })));
+		const ranks = nights.map(({ websiteCode, day }) => ({
+			night: `${websiteCode}|${day}`,
+			before: expectedPosition(first.offers, websiteCode, day).summary.rank,
+			after: expectedPosition(second.offers, websiteCode, day).summary.rank,
+		}));
+		const moves = ranks.filter(({ before, after }) => before !== after).map(({ night, before, after }) => `${night}|${before}→${after}`);
+		const whole = {
+			undercuts: expectedUndercuts(second.records, MY_HOTEL, UNDERCUT_PERCENT),
+			losses: expectedParityLosses(second.records, MY_HOTEL, REFERENCE_WEBSITE, TOLERANCE_PERCENT),
+		};
+		// What the shops were built to give: ranks moved on some nights and not on others, a new undercut, a new loss.
+		expect(moves.length).toBeGreaterThan(0);
+		expect(moves.length).toBeLessThan(nights.length);
+		expect(whole.undercuts.filter((night) => !expectedUndercuts(first.records, MY_HOTEL, UNDERCUT_PERCENT).includes(night))).not.toEqual([]);
+		expect(whole.losses.filter((night) => !expectedParityLosses(first.records, MY_HOTEL, REFERENCE_WEBSITE, TOLERANCE_PERCENT).includes(night))).not.toEqual([]);
+
+		const again = await deliverOneRecordAPost({ repeatRun: second.run.runId, replay: true, shuffle: 47 });
+		// One comparison, so that a difference shows with every other.
+		expect({
+			second: {
+				undercuts: second.compare.map(nightKey).sort(),
+				losses: lossesOf(second.parity),
+				rankWatch: second.rankWatch.map(rankMove).sort(),
+				watched: second.watched.map(rankMove).sort(),
+				// The position feed (Alert On: Always) flags the same rank changes.
+				feedFlagged: second.feed.filter((item) => item.rankChanged === true).map(rankMove).sort(),
+			},
+			redelivered: {
+				detect: again.detect,
+				compare: again.compare,
+				parity: again.parity,
+				rankWatch: again.rankWatch,
+				watched: again.watched,
+				feedFlagged: again.feed.filter((item) => item.rankChanged === true),
+			},
+		}).toEqual({
+			second: { ...whole, rankWatch: [...moves].sort(), watched: [...moves].sort(), feedFlagged: [...moves].sort() },
+			redelivered: { detect: [], compare: [], parity: [], rankWatch: [], watched: [], feedFlagged: [] },
+		});
+		for (const item of second.compare) expect(item).toMatchObject({ undercut: true, ...expectedPosition(second.offers, item.websiteCode as number, item.checkIn as string).summary });
+		for (const item of second.parity) expect(item).toMatchObject({ hotelCode: MY_HOTEL, ...expectedParity(second.offers, item.checkIn as string) });
 	});
 });
 
