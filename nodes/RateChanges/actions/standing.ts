@@ -173,12 +173,14 @@ interface RunCell {
 
 /**
  * `r` a change alerted, `u` an undercut, `c` judged, then `:` and the websites whose loss alerted
- * (`rc:4.5`). A cell written before the marks were kept says `1` (the run alerted), read as every
- * mark but the losses: its run is not judged again.
+ * (`rc:4.5`); `-` none yet. A cell written before the marks were kept says `1` (the run alerted)
+ * or nothing: read as judged, since its largest view may be part of the comp set (the rule then),
+ * and a judgement late from it could alert a rank the finished shop never had.
  */
 function readMarks(text: string): RunMarks {
 	if (text === '1') return { changed: true, undercut: true, judged: true, losses: [] };
-	const [flags, websites = ''] = text.split(':');
+	if (text === '') return { ...NO_MARKS, judged: true };
+	const [flags, websites = ''] = text.replace('-', '').split(':');
 	return {
 		changed: flags.includes('r'),
 		undercut: flags.includes('u'),
@@ -189,7 +191,8 @@ function readMarks(text: string): RunMarks {
 
 function marksText({ changed, undercut, judged, losses }: RunMarks): string {
 	const flags = `${changed ? 'r' : ''}${undercut ? 'u' : ''}${judged ? 'c' : ''}`;
-	return losses.length > 0 ? `${flags}:${losses.join('.')}` : flags;
+	if (losses.length > 0) return `${flags}:${losses.join('.')}`;
+	return flags === '' ? '-' : flags;
 }
 
 /**
