@@ -47,7 +47,7 @@ interface Node {
 
 /**
  * Each record its own execution, `inFlight` at once: Detect Changes, then each node (a workflow
- * of its own, with its own positions table). Every node's texts, and the errors.
+ * of its own, with its own positions table). Every node's texts, and the errors and hints.
  */
 async function deliver(nodes: readonly Node[], records: IDataObject[], inFlight: number): Promise<{ said: Record<string, string[]>; errors: string[] }> {
 	const results = await runPool(
@@ -62,7 +62,9 @@ async function deliver(nodes: readonly Node[], records: IDataObject[], inFlight:
 	const said = Object.fromEntries(
 		nodes.map((node, index) => [node.name, results.flatMap((result) => result[index + 1].items.flatMap(({ json }) => node.said(json) ?? [])).sort()]),
 	);
-	return { said, errors: results.flat().flatMap((result) => (result.error ? [result.error.message] : [])) };
+	// Behind Detect Changes no execution says its records were not stored (the hint of the last test below).
+	const hints = results.flatMap((result) => result.slice(1)).flatMap((result) => result.run.data.resultData.runData['Node under test']?.[0]?.hints ?? []);
+	return { said, errors: [...results.flat().flatMap((result) => (result.error ? [result.error.message] : [])), ...hints.map((hint) => `hint: ${hint.message}`)] };
 }
 
 function nobody(nodes: readonly Node[]): Record<string, string[]> {
@@ -190,4 +192,23 @@ describe('A run whose comp set came smaller than the last one', () => {
 		const late = [`${night(0)}|1|1→2`, `${night(0)}|2|1→2`, `${night(2)}|1|1→2`];
 		expect(third.said.smallerRun).toEqual([...late, `${night(0)}|1|2→1`, `${night(0)}|2|2→1`, `${night(2)}|1|2→1`].sort());
 	}, 240_000);
+});
+
+describe('Compare With My Hotel with no Detect Changes before it', () => {
+	const hintsOf = (result: Awaited<ReturnType<typeof runRateChanges>>) => (result.run.data.resultData.runData['Node under test'][0].hints ?? []).map((hint) => hint.message);
+	const rank = compare('noDetectChanges', { compareAlertOn: 'rankChanged' });
+
+	it('says in the execution that only the records delivered together are compared, and how to set it up; behind Detect Changes it says nothing', async () => {
+		const [record] = shopOf(market, FIRST, marketRate(FIRST));
+		const alone = await runRateChanges(api, rank.parameters, [record], { workflowId: 'alone' });
+		expect(alone.error).toBeUndefined();
+		expect(hintsOf(alone)).toEqual([
+			'Compare With My Hotel got records that no Detect Changes had stored in the Rates Table "travel_pricing_rates": put Detect Changes (same Rates Table and Changes Table) before it, as the example workflows do, so that each stay-night is worked out from the whole shop. Without it only the records delivered together are compared, and with one record a POST that is a part of the shop.',
+		]);
+		const [next] = shopOf(market, SECOND, marketRate(SECOND));
+		expect((await runRateChanges(api, DETECT, [next])).error).toBeUndefined();
+		const behind = await runRateChanges(api, rank.parameters, [next], { workflowId: 'behind' });
+		expect(behind.error).toBeUndefined();
+		expect(hintsOf(behind)).toEqual([]);
+	});
 });

@@ -173,12 +173,14 @@ interface RunCell {
 
 /**
  * `r` a change alerted, `u` an undercut, `c` judged, then `:` and the websites whose loss alerted
- * (`rc:4.5`). A cell written before the marks were kept says `1` (the run alerted), read as every
- * mark but the losses: its run is not judged again.
+ * (`rc:4.5`); `-` none yet. A cell written before the marks were kept says `1` (the run alerted)
+ * or nothing: read as judged, since its largest view may be part of the comp set (the rule then),
+ * and a judgement late from it could alert a rank the finished shop never had.
  */
 function readMarks(text: string): RunMarks {
 	if (text === '1') return { changed: true, undercut: true, judged: true, losses: [] };
-	const [flags, websites = ''] = text.split(':');
+	if (text === '') return { ...NO_MARKS, judged: true };
+	const [flags, websites = ''] = text.replace('-', '').split(':');
 	return {
 		changed: flags.includes('r'),
 		undercut: flags.includes('u'),
@@ -189,7 +191,8 @@ function readMarks(text: string): RunMarks {
 
 function marksText({ changed, undercut, judged, losses }: RunMarks): string {
 	const flags = `${changed ? 'r' : ''}${undercut ? 'u' : ''}${judged ? 'c' : ''}`;
-	return losses.length > 0 ? `${flags}:${losses.join('.')}` : flags;
+	if (losses.length > 0) return `${flags}:${losses.join('.')}`;
+	return flags === '' ? '-' : flags;
 }
 
 /**
@@ -318,11 +321,14 @@ async function standOnce<TStanding>(store: Store, settings: StandingSettings, ki
 	const rates = await store.monthRows(ratesTable(settings.ratesTable));
 	const positions = await store.monthRows(positionsTable(settings.positionsTable));
 	await batch.tidy([positions]);
-	const stays = await readStays(rates, groups);
+	// The staged records before the rates table: a record leaves the queue only once its pass wrote
+	// it to the rates table, so read in this order it is in one of the two, whenever it moves.
 	const staged = await stagedRecords(store, settings, rateField);
+	const stays = await readStays(rates, groups);
+	hintWithoutDetectChanges(store, settings, kind as StandingKind<unknown>, groups, stays, staged);
 	const worked = new Map(
 		groups.map((group) => {
-			const run = ofThisRun(group, [...(stays.get(JSON.stringify(group.rateFilter)) ?? []), ...staged, ...group.items.map(({ observation }) => observation)]);
+			const run = ofThisRun(group, [...(stays.get(JSON.stringify(group.rateFilter)) ?? []), ...staged.map(({ observation }) => observation), ...group.items.map(({ observation }) => observation)]);
 			return [group.key, { ...kind.work(group, run), seen: run.length }];
 		}),
 	);
@@ -368,14 +374,40 @@ function ofThisRun(group: Group, stays: readonly Observation[]): Observation[] {
  * node's pass hold. With them, the last batch of a run sees every record of it that has arrived,
  * where the rates table alone lags a pass behind. A record that does not read is left out.
  */
-async function stagedRecords(store: Store, settings: StandingSettings, rateField: RateField): Promise<Observation[]> {
-	const items = await allStaged(store.api, await store.api.ensureTable(queueTable(settings.changesTable)));
-	return items.flatMap((json) => {
-		try {
-			return [readObservation(json, rateField)];
-		} catch {
-			return [];
-		}
+async function stagedRecords(store: Store, settings: StandingSettings, rateField: RateField): Promise<Array<{ operation: string; observation: Observation }>> {
+	const rows = await allStaged(store.api, await store.api.ensureTable(queueTable(settings.changesTable)));
+	return rows.flatMap(({ operation, items }) =>
+		items.flatMap((json) => {
+			try {
+				return [{ operation, observation: readObservation(json, rateField) }];
+			} catch {
+				return [];
+			}
+		}),
+	);
+}
+
+const collection = (stay: Observation) => `${stay.stayKey}|${stay.dtCollected}`;
+
+/**
+ * Records of the batch that no Detect Changes has stored or staged: a record through Detect
+ * Changes on the same Rates Table and Changes Table is in one of them before this node runs (the
+ * shipped examples place them so). Without it, a batch sees only the records delivered with it, a
+ * part of the shop when records arrive one a POST: the execution says so in its hints.
+ */
+function hintWithoutDetectChanges(store: Store, settings: StandingSettings, kind: StandingKind<unknown>, groups: readonly Group[], stored: ReadonlyMap<string, Observation[]>, staged: ReadonlyArray<{ operation: string; observation: Observation }>): void {
+	const stayed = new Map<string, string>();
+	for (const stay of [...stored.values()].flat()) stayed.set(stay.stayKey, stay.dtCollected);
+	const detected = new Set(staged.filter(({ operation }) => operation === 'detectChanges').map(({ observation }) => collection(observation)));
+	const unseen = groups.some((group) =>
+		group.items.some(({ observation }) => !detected.has(collection(observation)) && !((stayed.get(observation.stayKey) ?? '') >= observation.dtCollected)),
+	);
+	if (!unseen) return;
+	const name = kind.operation === 'compareWithMyHotel' ? 'Compare With My Hotel' : 'Check Parity';
+	store.context.addExecutionHints({
+		message: `${name} got records that no Detect Changes had stored in the Rates Table "${settings.ratesTable}": put Detect Changes (same Rates Table and Changes Table) before it, as the example workflows do, so that each stay-night is worked out from the whole shop. Without it only the records delivered together are compared, and with one record a POST that is a part of the shop.`,
+		type: 'warning',
+		location: 'outputPane',
 	});
 }
 

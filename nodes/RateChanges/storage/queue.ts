@@ -177,8 +177,8 @@ function stagedOf(row: Row): Staged {
  * Parity add to the rates table's view, so that the last batch of a run sees every record of it
  * that has arrived, whichever pass writes it (actions/standing.ts).
  */
-export async function allStaged(api: DataTables, table: TableHandle): Promise<IDataObject[]> {
-	return (await api.readRows(table, allOf(eq('kind', 'records')))).flatMap((row) => stagedOf(row).items);
+export async function allStaged(api: DataTables, table: TableHandle): Promise<Array<{ operation: string; items: IDataObject[] }>> {
+	return (await api.readRows(table, allOf(eq('kind', 'records')))).map((row) => ({ operation: String(row.block ?? '').split('|')[1] ?? '', items: stagedOf(row).items }));
 }
 
 /** The execution a token names (journal.ts newToken: `<execution id>.<random>`); none without an id. */
