@@ -1,0 +1,3 @@
+import { describeEveryFault } from './faults';
+
+describeEveryFault('digest');
