@@ -8,7 +8,7 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/', '/test/queue/', '/test/ui/'],
 	setupFilesAfterEnv: ['<rootDir>/test/harness/jest.setup.ts'],
 	// A worker a core: Jest's default (cores - 1) is one worker on CI's two cores, which ran the files
-	// one after the other (docs/e2e.md#how-long-it-takes).
+	// one after the other (docs/e2e.md, "How long it takes").
 	maxWorkers: '100%',
 	testTimeout: 30000,
 };
