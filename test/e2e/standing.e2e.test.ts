@@ -177,6 +177,25 @@ function examples(inbox: Inbox): WorkflowSeed[] {
 	return [demoExample(EXAMPLE.file, inbox, EXAMPLE.id), digestExample(DIGEST.file, DIGEST.id, inbox)];
 }
 
+/** The Rate Record Trigger (version 1: one execution a delivery) of a workflow of this file. */
+function rateRecords(id: string, webhookId: string): WorkflowSeed['nodes'][number] {
+	return {
+		id,
+		name: 'Rate records',
+		type: 'n8n-nodes-travel-pricing.travelPricingRateTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId,
+		parameters: { registration: 'automatic', authentication: 'generatedSecret', filters: {} },
+		credentials: { travelPricingApi: API_CREDENTIAL },
+	};
+}
+
+/** Each of `nodes` side by side after the trigger, as the shipped examples connect them. */
+function afterTheTrigger(nodes: readonly string[]): WorkflowSeed['connections'] {
+	return { 'Rate records': { main: [nodes.map((node) => ({ node, type: 'main', index: 0 }))] } };
+}
+
 /** Two Compare With My Hotel nodes on their own tables, so that neither moves the other's remembered ranks. */
 function feedWorkflow(): WorkflowSeed {
 	const compare = (name: string, y: number, alertOn: string, tables: string) => ({
@@ -198,38 +217,20 @@ function feedWorkflow(): WorkflowSeed {
 		id: FEED.id,
 		name: FEED.name,
 		nodes: [
-			{
-				id: 'feed-trigger',
-				name: 'Rate records',
-				type: 'n8n-nodes-travel-pricing.travelPricingRateTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: '6c0b8f0e-2f7d-4a55-9c11-3e2f61f1a9d4',
-				parameters: { registration: 'automatic', authentication: 'generatedSecret', filters: {} },
-				credentials: { travelPricingApi: API_CREDENTIAL },
-			},
+			rateRecords('feed-trigger', '6c0b8f0e-2f7d-4a55-9c11-3e2f61f1a9d4'),
 			compare('Position feed', -100, 'always', 'e2e_feed'),
 			compare('Rank watch', 100, 'rankChanged', 'e2e_rank'),
 		],
-		connections: {
-			'Rate records': {
-				main: [
-					[
-						{ node: 'Position feed', type: 'main', index: 0 },
-						{ node: 'Rank watch', type: 'main', index: 0 },
-					],
-				],
-			},
-		},
+		connections: afterTheTrigger(['Position feed', 'Rank watch']),
 		settings: { executionOrder: 'v1' },
 	};
 }
 
 /**
  * A rank watch and a position feed as the shipped example places its nodes: Detect Changes and
- * Compare With My Hotel (Alert On: Rank Changed, and Always) side by side after the trigger, on the same Rates and Changes Tables, so
- * Detect Changes keeps the rates of a run's earlier deliveries. One execution a delivery
- * (trigger version 1).
+ * Compare With My Hotel (Alert On: Rank Changed, and Always) side by side after the trigger, on
+ * the same Rates and Changes Tables, so Detect Changes keeps the rates of a run's earlier
+ * deliveries. One execution a delivery (trigger version 1).
  */
 function watchWorkflow(): WorkflowSeed {
 	const tables = { ratesTable: 'e2e_watch_rates', changesTable: 'e2e_watch_changes' };
@@ -246,31 +247,12 @@ function watchWorkflow(): WorkflowSeed {
 		id: WATCH.id,
 		name: WATCH.name,
 		nodes: [
-			{
-				id: 'watch-trigger',
-				name: 'Rate records',
-				type: 'n8n-nodes-travel-pricing.travelPricingRateTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: '0d6f3c52-7a1e-4c1b-9f7e-5b2a8e4d9c31',
-				parameters: { registration: 'automatic', authentication: 'generatedSecret', filters: {} },
-				credentials: { travelPricingApi: API_CREDENTIAL },
-			},
+			rateRecords('watch-trigger', '0d6f3c52-7a1e-4c1b-9f7e-5b2a8e4d9c31'),
 			node('Detect changes', -100, { operation: 'detectChanges' }),
 			node('Rank watch', 100, { operation: 'compareWithMyHotel', myHotelCode: String(MY_HOTEL), compareAlertOn: 'rankChanged', positionsTable: 'e2e_watch_positions' }),
 			node('Position feed', 300, { operation: 'compareWithMyHotel', myHotelCode: String(MY_HOTEL), compareAlertOn: 'always', positionsTable: 'e2e_watch_feed_positions' }),
 		],
-		connections: {
-			'Rate records': {
-				main: [
-					[
-						{ node: 'Detect changes', type: 'main', index: 0 },
-						{ node: 'Rank watch', type: 'main', index: 0 },
-						{ node: 'Position feed', type: 'main', index: 0 },
-					],
-				],
-			},
-		},
+		connections: afterTheTrigger(['Detect changes', 'Rank watch', 'Position feed']),
 		settings: { executionOrder: 'v1' },
 	};
 }

@@ -325,7 +325,7 @@ async function standOnce<TStanding>(store: Store, settings: StandingSettings, ki
 	// it to the rates table, so read in this order it is in one of the two, whenever it moves.
 	const staged = await stagedRecords(store, settings, rateField);
 	const stays = await readStays(rates, groups);
-	hintWithoutDetectChanges(store, settings, kind as StandingKind<unknown>, groups, stays, staged);
+	hintWithoutDetectChanges(store, settings, kind.operation, groups, stays, staged);
 	const worked = new Map(
 		groups.map((group) => {
 			const run = ofThisRun(group, [...(stays.get(JSON.stringify(group.rateFilter)) ?? []), ...staged.map(({ observation }) => observation), ...group.items.map(({ observation }) => observation)]);
@@ -395,7 +395,7 @@ const collection = (stay: Observation) => `${stay.stayKey}|${stay.dtCollected}`;
  * shipped examples place them so). Without it, a batch sees only the records delivered with it, a
  * part of the shop when records arrive one a POST: the execution says so in its hints.
  */
-function hintWithoutDetectChanges(store: Store, settings: StandingSettings, kind: StandingKind<unknown>, groups: readonly Group[], stored: ReadonlyMap<string, Observation[]>, staged: ReadonlyArray<{ operation: string; observation: Observation }>): void {
+function hintWithoutDetectChanges(store: Store, settings: StandingSettings, operation: StandingKind<unknown>['operation'], groups: readonly Group[], stored: ReadonlyMap<string, Observation[]>, staged: ReadonlyArray<{ operation: string; observation: Observation }>): void {
 	const stayed = new Map<string, string>();
 	for (const stay of [...stored.values()].flat()) stayed.set(stay.stayKey, stay.dtCollected);
 	const detected = new Set(staged.filter(({ operation }) => operation === 'detectChanges').map(({ observation }) => collection(observation)));
@@ -403,7 +403,7 @@ function hintWithoutDetectChanges(store: Store, settings: StandingSettings, kind
 		group.items.some(({ observation }) => !detected.has(collection(observation)) && !((stayed.get(observation.stayKey) ?? '') >= observation.dtCollected)),
 	);
 	if (!unseen) return;
-	const name = kind.operation === 'compareWithMyHotel' ? 'Compare With My Hotel' : 'Check Parity';
+	const name = operation === 'compareWithMyHotel' ? 'Compare With My Hotel' : 'Check Parity';
 	store.context.addExecutionHints({
 		message: `${name} got records that no Detect Changes had stored in the Rates Table "${settings.ratesTable}": put Detect Changes (same Rates Table and Changes Table) before it, as the example workflows do, so that each stay-night is worked out from the whole shop. Without it only the records delivered together are compared, and with one record a POST that is a part of the shop.`,
 		type: 'warning',
