@@ -260,14 +260,20 @@ export class N8nRestClient {
 
 	/**
 	 * Waits until no execution of a workflow is new or running: n8n lists an execution from its
-	 * start, so a count reached says nothing of whether the last ones have finished.
+	 * start, so a count reached says nothing of whether the last ones have finished. `createdSince`
+	 * (ms): only executions created since count; one of an n8n process stopped before it can never
+	 * finish, and n8n 2.8.4 has once left one listed as running after the restart.
 	 */
-	async waitUntilFinished(workflowId: string, { timeoutMs = 120_000 } = {}): Promise<void> {
+	async waitUntilFinished(workflowId: string, { timeoutMs = 120_000, createdSince }: { timeoutMs?: number; createdSince?: number } = {}): Promise<void> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId, status: ['new', 'running'] }));
+		type Listed = { count: number; results?: Array<{ createdAt?: string | null; startedAt?: string | null }> };
 		for (const started = Date.now(); Date.now() - started < timeoutMs; await sleep(200)) {
-			const response = await this.request<{ data: { count: number } }>('GET', `/rest/executions?filter=${filter}&limit=1`);
+			const response = await this.request<{ data: Listed }>('GET', `/rest/executions?filter=${filter}&limit=${createdSince === undefined ? 1 : 100}`);
 			if (response.status !== 200) throw new Error(`/rest/executions answered ${response.status}: ${response.text}`);
-			if (response.body.data.count === 0) return;
+			const { count, results = [] } = response.body.data;
+			// More listed than one page shows: not yet told apart, so not finished.
+			const unfinished = createdSince === undefined || count > results.length ? count : results.filter((execution) => !(Date.parse(execution.createdAt ?? execution.startedAt ?? '') < createdSince)).length;
+			if (unfinished === 0) return;
 		}
 		throw new Error(`Executions of workflow ${workflowId} still running after ${timeoutMs} ms`);
 	}
