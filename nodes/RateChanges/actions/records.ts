@@ -1,4 +1,4 @@
-import { sleep, type IExecuteFunctions, type INodeExecutionData, type NodeApiError } from 'n8n-workflow';
+import { sleep, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type NodeApiError } from 'n8n-workflow';
 
 import type { Settled } from '../../shared/concurrency';
 import { checkItems, failedItem } from '../../shared/itemOutcomes';
@@ -52,15 +52,18 @@ function stagedRecords(staged: readonly Staged[], rateField: RateField): Records
 	const items = staged.flatMap(({ items: json }) => json.map((record): INodeExecutionData => ({ json: record })));
 	const records = recordsOf(
 		items,
-		items.map(({ json }) => {
-			try {
-				return { value: readObservation(json, rateField) };
-			} catch (error) {
-				return { error };
-			}
-		}),
+		items.map(({ json }) => readStagedRecord(json, rateField)),
 	);
 	return { ...records, origins };
+}
+
+/** A staged record read again, the same way it was checked when it was staged. */
+export function readStagedRecord(json: IDataObject, rateField: RateField): Settled<Observation> {
+	try {
+		return { value: readObservation(json, rateField) };
+	} catch (error) {
+		return { error };
+	}
 }
 
 /** What an operation did with its records. */

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { ReportedChange } from '../rules/alert';
-import { latestByStay, readObservation, type Observation, type RateField } from '../rules/observation';
+import { latestByStay, type Observation, type RateField } from '../rules/observation';
 import type { RowFilter } from '../storage/dataTables';
 import type { DayCell } from '../storage/monthCells';
 import { emptyPositionMonth, positionMonthRow, readPositionMonth, type PositionKind, type PositionMonth } from '../storage/positionMonths';
@@ -11,7 +11,7 @@ import { allStaged } from '../storage/queue';
 import { positionsTable, queueTable, ratesTable } from '../storage/tables';
 
 import type { RecordSettings } from './fields';
-import { withRecordStore, type Batch, type ObservedItem, type RecordOperation, type RecordRun, type Records } from './records';
+import { readStagedRecord, withRecordStore, type Batch, type ObservedItem, type RecordOperation, type RecordRun, type Records } from './records';
 
 /**
  * What Compare With My Hotel and Check Parity share: each works out, for every stay-night (or
@@ -215,6 +215,12 @@ function msOf(time: string): number {
 	return Date.parse(time);
 }
 
+/** A stay-night as a batch worked it out: this run's verdict, and the run before judged late. */
+interface Planned {
+	verdict: Verdict;
+	late?: { alerts: ReportedChange[]; item: IDataObject };
+}
+
 /**
  * A positions month with this batch's stay-nights in it. Each stay-night is worked out again with
  * every record of its run that has arrived, and each alert comes out once a run (RunMarks): an
@@ -223,12 +229,6 @@ function msOf(time: string): number {
  * and alert nothing. A run is compared with the state the run before it ended with, and a run
  * never judged is judged when the next one begins (`late`). Records of an older run change nothing.
  */
-/** A stay-night as a batch worked it out: this run's verdict, and the run before judged late. */
-interface Planned {
-	verdict: Verdict;
-	late?: { alerts: ReportedChange[]; item: IDataObject };
-}
-
 function planMonth<TStanding>(
 	kind: StandingKind<TStanding>,
 	month: PositionMonth,
@@ -289,8 +289,10 @@ function standingItems(
 		const lateMine = mine.filter((alert) => alert.previousCollected !== null);
 		const at = Math.min(...group.items.map(({ itemIndex }) => itemIndex));
 		const pairedItem = group.items.map(({ itemIndex }) => ({ item: itemIndex }));
-		// Its item from the alerts this execution owns (it judged them, or resolved them for an execution that died having judged them); without alerts, from the write that judged it.
-		const lateItem = lateMine.length > 0 ? lateItemOf(group, lateMine) : late !== undefined && late.alerts.length === 0 && written(group.monthKey) ? late.item : undefined;
+		// Judged by this batch: its item, once this execution owns its alerts (or, with none, its write got in).
+		// Resolved for an execution that died having judged it: an item from the alerts.
+		const judgedHere = late !== undefined && (lateMine.length > 0 || (late.alerts.length === 0 && written(group.monthKey)));
+		const lateItem = judgedHere ? late.item : lateMine.length > 0 ? lateItemOf(group, lateMine) : undefined;
 		const out = verdict.always || mine.length > lateMine.length || (verdict.alerting && verdict.alerts.length === 0 && written(group.monthKey));
 		return [...(lateItem ? [{ at, item: { json: lateItem, pairedItem } }] : []), ...(out ? [{ at, item: { json: verdict.item, pairedItem } }] : [])];
 	});
@@ -378,11 +380,8 @@ async function stagedRecords(store: Store, settings: StandingSettings, rateField
 	const rows = await allStaged(store.api, await store.api.ensureTable(queueTable(settings.changesTable)));
 	return rows.flatMap(({ operation, items }) =>
 		items.flatMap((json) => {
-			try {
-				return [{ operation, observation: readObservation(json, rateField) }];
-			} catch {
-				return [];
-			}
+			const read = readStagedRecord(json, rateField);
+			return 'value' in read ? [{ operation, observation: read.value }] : [];
 		}),
 	);
 }
