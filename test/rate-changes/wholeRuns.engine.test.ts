@@ -36,7 +36,7 @@ function collectedOver40Minutes(records: IDataObject[]): IDataObject[] {
 	return records.map((record, index) => ({ ...record, dtCollected: new Date(Date.parse(String(record.dtCollected)) + (index * 40 * 60_000) / records.length).toISOString() }));
 }
 
-const night = (day: number) => `2027-02-${String(26 + day).padStart(2, '0')}`;
+const night = (day: number) => new Date(Date.parse('2027-02-26T00:00:00Z') + day * 86_400_000).toISOString().slice(0, 10);
 
 interface Node {
 	name: string;
@@ -191,6 +191,36 @@ describe('A run whose comp set came smaller than the last one', () => {
 		expect(third.errors).toEqual([]);
 		const late = [`${night(0)}|1|1→2`, `${night(0)}|2|1→2`, `${night(2)}|1|1→2`];
 		expect(third.said.smallerRun).toEqual([...late, `${night(0)}|1|2→1`, `${night(0)}|2|2→1`, `${night(2)}|1|2→1`].sort());
+	}, 240_000);
+});
+
+describe('A run of Check Parity whose websites came fewer than the last run', () => {
+	it('is judged when the next run begins: its change of state alerts once, then, with each loss it had, named', async () => {
+		const states = parityNode('smallerParity', { parityAlertOn: 'stateChanges' }, (json) =>
+			json.judgedLate === true ? `late ${day(json)}|${json.previousStates}→${json.states}|${(json.alerts as IDataObject[]).map((alert) => `${alert.websiteCode}<${alert.comparedWith}`).join(' ')}` : `${day(json)}`,
+		);
+		// Second shop: website 2 not shopped, websites 3 and 4 below the reference as before.
+		const fewer = websites.filter((stay) => stay.websiteCode !== 2);
+		const shop = (at: string, stays: StaySpec[], rates: string) => createPrng(8).sample(collectedOver40Minutes(shopOf(stays, at, (stay) => websiteRate(rates)(stay, websites.indexOf(stay)))), stays.length);
+		expect(await deliver([states], shop(FIRST, websites, FIRST), 4)).toEqual({ said: { smallerParity: [] }, errors: [] });
+		// Never as many rates as the first run ended with: not judged while it arrives.
+		expect(await deliver([states], shop(SECOND, fewer, SECOND), 4)).toEqual({ said: { smallerParity: [] }, errors: [] });
+		const third = await deliver([states], shop(THIRD, websites, FIRST), 4);
+		expect(third.errors).toEqual([]);
+		const before = '1:reference,2:meet,3:meet,4:meet';
+		const after = '1:reference,3:meet,4:meet';
+		expect(third.said.smallerParity).toEqual([
+			// The third run against the second: website 2 back, the losses gone.
+			night(0),
+			night(1),
+			night(2),
+			night(3),
+			// The second run, judged late: website 2 missing counts as a change of state, and each loss is alerted against the reference.
+			`late ${night(0)}|${before}→1:reference,3:loss,4:loss|3<website 1 4<website 1`,
+			`late ${night(1)}|${before}→${after}|`,
+			`late ${night(2)}|${before}→1:reference,3:meet,4:loss|4<website 1`,
+			`late ${night(3)}|${before}→${after}|`,
+		]);
 	}, 240_000);
 });
 

@@ -3,10 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { allOf, eq } from '../storage/dataTables';
 import { parityMonthKey } from '../storage/positionMonths';
 import type { Store } from '../storage/store';
-import { parityOf, parityStates, type Parity, type Reference, type Tolerance } from '../rules/parity';
+import { parityOf, parityStates, type Parity, type ParityState, type Reference, type Tolerance, type WebsiteParity } from '../rules/parity';
 import type { ReportedChange } from '../rules/alert';
 import { parityAlerts, parityItem } from '../rules/standing';
-import { websiteLabel } from '../rules/websites';
 
 import { codeField, numberField, optionField, positionsTableField, readSettings, recordSettings, showFor, textField } from './fields';
 import { readRecords } from './records';
@@ -131,6 +130,28 @@ function websiteNames(records: ReturnType<typeof readRecords>): Map<number, stri
 }
 
 /**
+ * A stay's parity as a positions day remembers it (`4:reference,5:loss`): each website's state,
+ * named as the execution's records name it, without totals.
+ */
+function rememberedParity(states: string, names: ReadonlyMap<number, string>): Parity {
+	const websites = states.split(',').map((entry): WebsiteParity => {
+		const [code, state] = entry.split(':');
+		const websiteCode = Number(code);
+		return { websiteCode, websiteName: names.get(websiteCode) ?? '', total: null, state: state as ParityState, difference: null, differencePercent: null, severity: null };
+	});
+	const reference = websites.find((website) => website.state === 'reference');
+	return {
+		referenceWebsite: reference?.websiteCode ?? null,
+		referenceWebsiteName: reference?.websiteName ?? '',
+		referenceTotal: null,
+		currency: null,
+		websites,
+		losses: websites.filter((website) => website.state === 'loss').length,
+		severity: null,
+	};
+}
+
+/**
  * The item of a run judged late: its losses from its alerts (the positions day keeps states, not
  * totals); the states too where this execution judged it.
  */
@@ -204,34 +225,7 @@ function checking(parity: ParitySettings, names: ReadonlyMap<number, string>): S
 		},
 		late: (group, ended) => {
 			if (parity.alertOn !== 'stateChanges' || ended.marks.changed || ended.now === ended.before) return undefined;
-			const first = group.items[0].observation;
-			const states = ended.now.split(',').map((entry) => entry.split(':'));
-			const reference = states.find(([, state]) => state === 'reference')?.[0];
-			const alerts = states
-				.filter(([, state]) => state === 'loss')
-				.map(([website]): ReportedChange => ({
-					shopId: first.shopId,
-					hotelCode: first.hotelCode,
-					hotelName: first.hotelName,
-					websiteCode: Number(website),
-					websiteName: names.get(Number(website)) ?? '',
-					checkIn: first.checkIn,
-					los: first.los,
-					guests: first.guests,
-					roomType: first.roomType,
-					currency: '',
-					rateField: 'totalRate',
-					changeType: 'parityLoss',
-					previousRate: null,
-					rate: null,
-					change: null,
-					changePercent: null,
-					previousCollected: ended.dtCollected,
-					comparedWith: reference === undefined ? '' : websiteLabel(Number(reference), names.get(Number(reference))),
-					comparedRate: null,
-					severity: '',
-					dtCollected: first.dtCollected,
-				}));
+			const alerts = parityAlerts(group.items[0].observation, rememberedParity(ended.now, names)).map((alert) => ({ ...alert, previousCollected: ended.dtCollected }));
 			return { alerts, item: { ...lateItem(group, alerts), runCollected: ended.dtCollected, states: ended.now, previousStates: ended.before } };
 		},
 		lateItem,
