@@ -196,23 +196,29 @@ function afterTheTrigger(nodes: readonly string[]): WorkflowSeed['connections'] 
 	return { 'Rate records': { main: [nodes.map((node) => ({ node, type: 'main', index: 0 }))] } };
 }
 
-/** Two Compare With My Hotel nodes on their own tables, so that neither moves the other's remembered ranks. */
-function feedWorkflow(): WorkflowSeed {
-	const compare = (name: string, y: number, alertOn: string, tables: string) => ({
-		id: `${tables}-node`,
+/** A Rate Changes node of a workflow of this file, after its trigger. */
+function rateChanges(id: string, name: string, y: number, parameters: Record_): WorkflowSeed['nodes'][number] {
+	return {
+		id,
 		name,
 		type: 'n8n-nodes-travel-pricing.travelPricingRateChanges',
 		typeVersion: 1,
 		position: [300, y],
-		parameters: {
+		parameters,
+		credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL },
+	};
+}
+
+/** Two Compare With My Hotel nodes on their own tables, so that neither moves the other's remembered ranks. */
+function feedWorkflow(): WorkflowSeed {
+	const compare = (name: string, y: number, alertOn: string, tables: string) =>
+		rateChanges(`${tables}-node`, name, y, {
 			operation: 'compareWithMyHotel',
 			myHotelCode: String(MY_HOTEL),
 			compareAlertOn: alertOn,
 			changesTable: `${tables}_changes`,
 			positionsTable: `${tables}_positions`,
-		},
-		credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL },
-	});
+		});
 	return {
 		id: FEED.id,
 		name: FEED.name,
@@ -234,15 +240,7 @@ function feedWorkflow(): WorkflowSeed {
  */
 function watchWorkflow(): WorkflowSeed {
 	const tables = { ratesTable: 'e2e_watch_rates', changesTable: 'e2e_watch_changes' };
-	const node = (name: string, y: number, parameters: Record_) => ({
-		id: `watch-${y}`,
-		name,
-		type: 'n8n-nodes-travel-pricing.travelPricingRateChanges',
-		typeVersion: 1,
-		position: [300, y],
-		parameters: { ...parameters, ...tables },
-		credentials: { travelPricingN8nApi: N8N_API_CREDENTIAL },
-	});
+	const node = (name: string, y: number, parameters: Record_) => rateChanges(`watch-${y}`, name, y, { ...parameters, ...tables });
 	return {
 		id: WATCH.id,
 		name: WATCH.name,
